@@ -1,0 +1,45 @@
+/** Encodes DESIGN.md §6: imports flow down; editorial/ is pure; domain/ imports nothing of ours. */
+const room = (name) => `^src/${name}/`;
+module.exports = {
+  forbidden: [
+    { name: 'domain-is-a-leaf', severity: 'error', from: { path: room('domain') }, to: { path: '^src/', pathNot: room('domain') } },
+    {
+      name: 'editorial-is-pure',
+      severity: 'error',
+      comment: 'editorial/ is pure functions: it may use domain/ only, and no I/O modules',
+      from: { path: room('editorial') },
+      to: { pathNot: `${room('editorial')}|${room('domain')}|^node_modules/chrono-node|^node_modules/zod` },
+    },
+    {
+      name: 'store-below-serve',
+      severity: 'error',
+      from: { path: room('store') },
+      to: { path: '^src/', pathNot: `${room('store')}|${room('domain')}|^src/config\\.ts$` },
+    },
+    {
+      name: 'serve-reads-store-only',
+      severity: 'error',
+      from: { path: room('serve') },
+      to: { path: `${room('http')}|${room('agents')}|${room('site')}|${room('pipeline')}|${room('venues')}` },
+    },
+    {
+      name: 'faces-do-not-touch-the-pipeline',
+      severity: 'error',
+      from: { path: `${room('http')}|${room('agents')}|${room('site')}` },
+      to: { path: `${room('pipeline')}|${room('venues')}|${room('editorial')}` },
+    },
+    {
+      name: 'pipeline-side-does-not-serve',
+      severity: 'error',
+      from: { path: `${room('pipeline')}|${room('venues')}|${room('editorial')}|${room('signals')}` },
+      to: { path: `${room('http')}|${room('agents')}|${room('site')}|${room('serve')}` },
+    },
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

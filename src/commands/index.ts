@@ -1,0 +1,4 @@
+import type { Command } from './types.ts';
+
+/** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
+export const COMMANDS: readonly Command[] = [];

@@ -1,0 +1,68 @@
+/**
+ * All settings come from the environment (and matching CLI flags), parsed by one zod schema at boot.
+ * A bad value stops the process with a message naming the variable and what it accepts.
+ * The README's configuration table lists exactly these variables.
+ */
+import { z } from 'zod';
+
+export const DEFAULT_VENUE_A_URL = 'https://api.elections.kalshi.com/trade-api/v2';
+export const DEFAULT_VENUE_B_URL = 'https://gamma-api.polymarket.com';
+export const DEFAULT_VENUE_B_CLOB_URL = 'https://clob.polymarket.com';
+export const DEFAULT_SPOT_URL = 'https://api.coingecko.com/api/v3';
+
+const url = (what: string) =>
+  z.string().refine((v) => {
+    try {
+      new URL(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, `${what} must be an absolute URL such as http://127.0.0.1:8080`);
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const ConfigSchema = z.object({
+  PMREF_DB_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'use sqlite:PATH or postgres://user@host:port/db')
+    .default('sqlite:./data/pmref.sqlite'),
+  PMREF_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'use redis://host:port')
+    .optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PMREF_BASE_URL: url('PMREF_BASE_URL').optional(),
+  PMREF_SOURCE: z.enum(['auto', 'live', 'replay', 'simulated']).default('auto'),
+  PMREF_REPLAY_DIR: z.string().optional(),
+  PMREF_SIM_DIR: z.string().default('./data/sim'),
+  PMREF_SIM_SEED: z.coerce.number().int().min(0).default(42),
+  PMREF_VENUE_A_URL: url('PMREF_VENUE_A_URL').default(DEFAULT_VENUE_A_URL),
+  PMREF_VENUE_B_URL: url('PMREF_VENUE_B_URL').default(DEFAULT_VENUE_B_URL),
+  PMREF_VENUE_B_CLOB_URL: url('PMREF_VENUE_B_CLOB_URL').default(DEFAULT_VENUE_B_CLOB_URL),
+  PMREF_SPOT_URL: url('PMREF_SPOT_URL').default(DEFAULT_SPOT_URL),
+  PMREF_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  PMREF_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PMREF_TRUST_PROXY: bool.default(false),
+  PMREF_ANON_DAILY_LIMIT: z.coerce.number().int().min(1).default(1000),
+  PMREF_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(10000),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const parsed = ConfigSchema.safeParse(picked);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}

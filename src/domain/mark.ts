@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { MarketIdSchema } from './market.ts';
+import { FieldProvenanceSchema } from './provenance.ts';
+import { MarkMethodSchema } from './vocab.ts';
+
+const prob = () => z.number().min(0).max(1).nullable();
+const usd = () => z.number().min(0).nullable();
+
+/** Daily mark, one per market per UTC date (spec §2.3). */
+export const MarkSchema = z
+  .object({
+    mark_id: z.number().int(),
+    market_id: MarketIdSchema,
+    snapshot_date: z.iso.date(),
+    snapshot_at: z.iso.datetime({ offset: true }),
+    source_updated_at: z.iso.datetime({ offset: true }),
+    yes_bid: prob(),
+    yes_ask: prob(),
+    no_bid: prob(),
+    no_ask: prob(),
+    yes_bid_size_usd: usd(),
+    yes_ask_size_usd: usd(),
+    no_bid_size_usd: usd(),
+    no_ask_size_usd: usd(),
+    yes_last_price: prob(),
+    implied_probability: prob(),
+    volume_24h_usd: usd(),
+    volume_total_usd: usd(),
+    open_interest_usd: usd(),
+    mark_method: MarkMethodSchema,
+    stale_flag: z.boolean(),
+    source_count: z.number().int().min(0),
+    raw_payload: z.record(z.string(), z.unknown()).nullable(),
+    spread: z.number().nullable(),
+    mid: z.number().nullable(),
+    divergence_from_primary: z.number().nullable(),
+    hours_since_source_update: z.number().nullable(),
+    field_provenance: FieldProvenanceSchema,
+  })
+  .describe('Daily price and liquidity snapshot of one market (spec §2.3).');
+export type Mark = z.infer<typeof MarkSchema>;
+/** A mark before the store assigns its key. */
+export type NewMark = Omit<Mark, 'mark_id'>;
