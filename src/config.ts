@@ -63,6 +63,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const parsed = ConfigSchema.safeParse(picked);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+  const lines = parsed.error.issues.map(
+    (i) => `  ${i.path.join('.')}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`,
+  );
   throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
 }

@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 /** One `pmref` subcommand. `run` returns the exit code. */
 export interface Command {
@@ -14,7 +14,11 @@ export class UsageError extends Error {
 }
 
 /** node:util parseArgs that turns its errors into UsageError. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: T,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {

@@ -48,6 +48,8 @@ export type { SignalBulletin } from './signal.ts';
 export { SignalBulletinSchema, SignalNumberSchema } from './signal.ts';
 export type { SpotRow } from './spot.ts';
 export { SpotRowSchema } from './spot.ts';
+export type { VenueFacts } from './venue-facts.ts';
+export { emptyVenueFacts, VenueFactsSchema } from './venue-facts.ts';
 export type {
   ArbitrationModel,
   BundleType,

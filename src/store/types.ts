@@ -87,7 +87,11 @@ export interface Store extends StoreTx {
    */
   resolveId(kind: IdKind, nativeKey: string, makeId: (attempt: number) => string): Promise<string>;
   /** Batch form of resolveId, same rules; returns ids in input order. */
-  resolveIds(kind: IdKind, nativeKeys: readonly string[], makeId: (key: string, attempt: number) => string): Promise<string[]>;
+  resolveIds(
+    kind: IdKind,
+    nativeKeys: readonly string[],
+    makeId: (key: string, attempt: number) => string,
+  ): Promise<string[]>;
 
   listEvents(): Promise<Event[]>;
   listMarkets(filter?: { venue?: Venue }): Promise<Market[]>;
@@ -107,7 +111,13 @@ export interface Store extends StoreTx {
 
   startRun(source: string, startedAt: string): Promise<number>;
   /** Finishes a run; when `publish` is true the generation counter is bumped and returned. */
-  finishRun(runId: number, status: PipelineRun['status'], summary: PipelineRun['summary'], finishedAt: string, publish: boolean): Promise<number>;
+  finishRun(
+    runId: number,
+    status: PipelineRun['status'],
+    summary: PipelineRun['summary'],
+    finishedAt: string,
+    publish: boolean,
+  ): Promise<number>;
   /** The published generation: 0 before the first published run. */
   generation(): Promise<number>;
   lastRun(): Promise<PipelineRun | null>;
