@@ -75,6 +75,7 @@ export const EligibilityScreenResultSchema = z.object({
   reasons: z.array(z.string()),
   permitted_category: z.string().nullable(),
   screened_at: dateTime(),
+  review_cluster: z.string().nullable().optional().describe('The judgment cluster of a market under review.'),
 });
 export type EligibilityScreenResult = z.infer<typeof EligibilityScreenResultSchema>;
 
