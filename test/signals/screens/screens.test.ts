@@ -23,7 +23,9 @@ describe('regime files', () => {
     expect(REGIMES.map((r) => r.regime)).toEqual(['ciro-26-0076', 'cftc-40-11']);
   });
   it('a bad regime fails loudly, naming the file and the field', () => {
-    expect(() => parseRegime({ ...ciro, min_days_to_resolution: -1 }, 'bad.json')).toThrow(/bad\.json[\s\S]*min_days_to_resolution/);
+    expect(() => parseRegime({ ...ciro, min_days_to_resolution: -1 }, 'bad.json')).toThrow(
+      /bad\.json[\s\S]*min_days_to_resolution/,
+    );
   });
 });
 
@@ -42,27 +44,40 @@ describe('evaluateScreen (CIRO shape)', () => {
     });
   });
   it('excludes venue_b, short-dated and dateless markets with their reasons', () => {
-    expect(evaluateScreen(ciro, makeMarket({ platform: 'venue_b', native: '0xabc' }), event, NOW).reasons).toEqual(['venue_out_of_scope']);
-    expect(evaluateScreen(ciro, makeMarket({ resolve_at: '2026-12-01T00:00:00Z', close_at: null }), event, NOW).reasons).toEqual([
-      'under_min_maturity',
+    expect(evaluateScreen(ciro, makeMarket({ platform: 'venue_b', native: '0xabc' }), event, NOW).reasons).toEqual([
+      'venue_out_of_scope',
     ]);
-    expect(evaluateScreen(ciro, makeMarket({ resolve_at: null, close_at: null }), event, NOW).reasons).toEqual(['no_resolution_date']);
+    expect(
+      evaluateScreen(ciro, makeMarket({ resolve_at: '2026-12-01T00:00:00Z', close_at: null }), event, NOW).reasons,
+    ).toEqual(['under_min_maturity']);
+    expect(evaluateScreen(ciro, makeMarket({ resolve_at: null, close_at: null }), event, NOW).reasons).toEqual([
+      'no_resolution_date',
+    ]);
   });
   it('sends political language inside economics to review, and politics to not eligible', () => {
     const tariff = makeEvent({ category: 'economics', question: 'Will Trump raise the tariff on steel?' });
     const r = evaluateScreen(ciro, makeMarket(), tariff, NOW);
     expect([r.status, r.reasons, r.review_cluster]).toEqual(['review', ['political_nature_s3'], 'political_language']);
     const politics = makeEvent({ category: 'politics', question: 'Who wins the election?' });
-    expect(evaluateScreen(ciro, makeMarket(), politics, NOW)).toMatchObject({ status: 'not_eligible', reasons: ['political_nature_s3'] });
+    expect(evaluateScreen(ciro, makeMarket(), politics, NOW)).toMatchObject({
+      status: 'not_eligible',
+      reasons: ['political_nature_s3'],
+    });
   });
 });
 
 describe('evaluateScreen (17 CFR 40.11)', () => {
   it('excludes terrorism references and reviews war references', () => {
     const terror = makeEvent({ category: 'geopolitics', question: 'Terrorist attack in Paris by June?' });
-    expect(evaluateScreen(cftc, makeMarket(), terror, NOW)).toMatchObject({ status: 'not_eligible', reasons: ['cftc_40_11_terrorism'] });
+    expect(evaluateScreen(cftc, makeMarket(), terror, NOW)).toMatchObject({
+      status: 'not_eligible',
+      reasons: ['cftc_40_11_terrorism'],
+    });
     const war = makeEvent({ category: 'economics', question: 'Will the war end before oil hits $100?' });
-    expect(evaluateScreen(cftc, makeMarket(), war, NOW)).toMatchObject({ status: 'review', review_cluster: 'war_and_armed_conflict' });
+    expect(evaluateScreen(cftc, makeMarket(), war, NOW)).toMatchObject({
+      status: 'review',
+      review_cluster: 'war_and_armed_conflict',
+    });
   });
   it('does not match keywords inside other words', () => {
     const award = makeEvent({ category: 'technology', question: 'Will the award go to an AI lab?' });
@@ -95,9 +110,14 @@ describe('artifacts', () => {
       const doc = screenDocument(regime, rows);
       const csv = screenCsv(rows);
       expect(csv.startsWith('\uFEFF')).toBe(true);
-      const lines = csv.slice(1).split('\r\n').filter((l) => l.length > 0);
+      const lines = csv
+        .slice(1)
+        .split('\r\n')
+        .filter((l) => l.length > 0);
       expect(lines[0]).toBe(SCREEN_CSV_COLUMNS.join(','));
-      const csvRows = lines.slice(1).map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.map((f) => f.replace(/,$/, '')) ?? []);
+      const csvRows = lines
+        .slice(1)
+        .map((l) => l.match(/("([^"]|"")*"|[^,]*)(,|$)/g)?.map((f) => f.replace(/,$/, '')) ?? []);
       expect(csvRows).toHaveLength(markets.length);
       for (const row of csvRows) {
         const id = row[0] ?? '';
