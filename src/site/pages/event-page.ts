@@ -1,0 +1,130 @@
+/**
+ * The human event page `/events/{slug}` (issue 10): the question, each market's grade badge with the
+ * factors that decided it, its sources with provenance, cross-venue twins with prices, a price chart
+ * of the marks as inline SVG (with the data as a table), and the lifecycle log.
+ */
+import type { Event, Mark, Market, ServedLogEntry } from '../../domain/index.ts';
+import { esc, gradeBadge, page, pct } from './html.ts';
+import { type ChartSeries, priceChartSvg } from './svg-chart.ts';
+
+export interface EventPageData {
+  event: Event;
+  markets: readonly Market[];
+  marks: ReadonlyMap<string, readonly Mark[]>;
+  log: readonly ServedLogEntry[];
+  notice?: string | null;
+}
+
+const FACTOR_LABELS: Record<string, string> = {
+  trigger_objectivity: 'Trigger objectivity',
+  contested_reality: 'Contested reality',
+  source_clarity: 'Source clarity',
+  arbiter_incentive: 'Arbiter incentive',
+  source_conflict_rule: 'Source-conflict rule',
+  temporal_precision: 'Temporal precision',
+  source_mutability: 'Source mutability',
+};
+
+function factorTable(market: Market): string {
+  const rcg = market.rcg;
+  if (!rcg) return '<p class="muted">Not graded yet.</p>';
+  const rows = rcg.factors
+    .map((f) => {
+      const ev = f.evidence[0];
+      const evidence = ev
+        ? ev.quote !== null
+          ? `“${esc(ev.quote)}” <span class="muted">(${esc(ev.field)})</span>`
+          : `<code>${esc(ev.field)}</code> = ${esc(JSON.stringify(ev.value ?? null))}`
+        : '—';
+      return `<tr><th scope="row">${esc(FACTOR_LABELS[f.factor] ?? f.factor)}</th><td>${esc(f.rating)}</td><td class="num">${f.points}/${f.weight}</td><td><code>${esc(f.rule)}</code></td><td>${evidence}</td></tr>`;
+    })
+    .join('\n');
+  const caps = rcg.caps.length > 0 ? `<p>Caps: ${rcg.caps.map((c) => `<code>${esc(c)}</code>`).join(', ')}</p>` : '';
+  return `<p>Score ${rcg.score} / 100 over ${rcg.applied_factors} applicable factors (rubric ${esc(rcg.rubric_version)}).</p>${caps}
+<table><caption>Factors that decided the grade</caption><thead><tr><th scope="col">Factor</th><th scope="col">Rating</th><th scope="col" class="num">Points</th><th scope="col">Rule</th><th scope="col">Evidence</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function sourcesList(market: Market): string {
+  const sources = market.resolution_source_list ?? [];
+  const committed = market.source_of_record
+    ? `<p>Committed source of record: <strong>${esc(market.source_of_record)}</strong> (${esc(market.source_commitment_subtype ?? 'unclassified')}${market.source_mechanism ? `, ${esc(market.source_mechanism)}` : ''}).</p>`
+    : `<p class="bad">No committed source (${esc(market.source_commitment_subtype ?? 'unclassified')}).</p>`;
+  const items = sources
+    .map((s) => {
+      const name = s.url
+        ? `<a href="${esc(s.url)}" rel="nofollow noopener">${esc(s.name ?? s.url)}</a>`
+        : esc(s.name ?? '—');
+      return `<li>${name} <span class="muted">— ${esc(s.provenance ?? 'unknown provenance')}</span></li>`;
+    })
+    .join('');
+  return `${committed}${items ? `<ul>${items}</ul>` : '<p class="muted">No sources listed.</p>'}`;
+}
+
+function twins(market: Market): string {
+  if (!market.also_on || market.also_on.length === 0) return '';
+  const rows = market.also_on
+    .map(
+      (t) =>
+        `<li><code>${esc(t.venue)}</code> <a href="/v1/markets/${esc(t.market_id)}">${esc(t.market_id)}</a> at ${pct(t.price)}</li>`,
+    )
+    .join('');
+  return `<p>Same question elsewhere (<code>${esc(market.question_id ?? '')}</code>):</p><ul>${rows}</ul>`;
+}
+
+function marketSection(market: Market, marks: readonly Mark[]): string {
+  const latest = marks[marks.length - 1];
+  return `<section aria-labelledby="m-${esc(market.market_id)}">
+<h3 id="m-${esc(market.market_id)}">${gradeBadge(market.rcg?.grade)} ${esc(market.group_item_title ?? market.question_raw ?? market.market_id)}</h3>
+<p class="muted"><code>${esc(market.market_id)}</code> · ${esc(market.platform)} <code>${esc(market.platform_market_id)}</code> · ${esc(market.status)} · last price ${pct(latest?.yes_last_price)}${latest ? ` as of ${esc(latest.snapshot_at)}` : ''}</p>
+${twins(market)}
+<h4>Sources</h4>${sourcesList(market)}
+<h4>Grade</h4>${factorTable(market)}
+</section>`;
+}
+
+/** Renders the event page. */
+export function eventPage(data: EventPageData): string {
+  const { event, markets } = data;
+  const series: ChartSeries[] = markets.map((m) => ({
+    label: m.group_item_title ?? m.question_raw ?? m.market_id,
+    points: (data.marks.get(m.market_id) ?? [])
+      .filter((k) => k.yes_last_price !== null)
+      .map((k) => ({ date: k.snapshot_date, value: k.yes_last_price ?? 0 })),
+  }));
+  const dataRows = series
+    .flatMap((s) =>
+      s.points.map(
+        (p) => `<tr><td>${esc(s.label)}</td><td>${esc(p.date)}</td><td class="num">${pct(p.value)}</td></tr>`,
+      ),
+    )
+    .join('');
+  const log = data.log
+    .map(
+      (e) =>
+        `<tr><td>${esc(e.recorded_at)}</td><td><code>${esc(e.market_id)}</code></td><td>${esc(e.event_type)}</td><td>${esc(e.outcome ?? '—')}</td><td>${esc(e.occurred_basis ?? '—')}</td><td>${esc(e.source)}</td></tr>`,
+    )
+    .join('');
+  const catalysts = event.catalyst_dates
+    .map(
+      (c) =>
+        `<li>${esc(c.date)} — ${c.source_url ? `<a href="${esc(c.source_url)}">${esc(c.label)}</a>` : esc(c.label)}</li>`,
+    )
+    .join('');
+  return page({
+    title: event.question,
+    description: `${event.question}: grades, sources, cross-venue twins and prices.`,
+    notice: data.notice ?? null,
+    body: `<h1>${esc(event.question)}</h1>
+<p class="muted"><code>${esc(event.event_id)}</code> · ${esc(event.category)} · ${esc(event.venue ?? '')} · ${esc(event.bundle_type ?? 'unbundled')} · ${markets.length} market(s) · JSON: <a href="/v1/events/${esc(event.slug)}">/v1/events/${esc(event.slug)}</a></p>
+${event.resolution_reference ? `<p>Resolution reference: ${esc(event.resolution_reference)}</p>` : ''}
+${event.editorial_notes ? `<p>Editorial note: ${esc(event.editorial_notes)}</p>` : ''}
+${catalysts ? `<h2>Catalysts</h2><ul>${catalysts}</ul>` : ''}
+<h2>Prices</h2>
+${priceChartSvg(series, `Daily prices: ${event.question}`)}
+<details><summary>Price data as a table</summary><table><thead><tr><th scope="col">Market</th><th scope="col">Date</th><th scope="col" class="num">Last price</th></tr></thead><tbody>${dataRows}</tbody></table></details>
+<h2>Markets</h2>
+${markets.map((m) => marketSection(m, data.marks.get(m.market_id) ?? [])).join('\n')}
+<h2>Lifecycle log</h2>
+${log ? `<table><thead><tr><th scope="col">Recorded</th><th scope="col">Market</th><th scope="col">Event</th><th scope="col">Outcome</th><th scope="col">Basis</th><th scope="col">Source</th></tr></thead><tbody>${log}</tbody></table>` : '<p class="muted">No lifecycle entries yet.</p>'}`,
+  });
+}
