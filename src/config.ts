@@ -47,6 +47,10 @@ export const ConfigSchema = z.object({
   PMREF_TRUST_PROXY: bool.default(false),
   PMREF_ANON_DAILY_LIMIT: z.coerce.number().int().min(1).default(1000),
   PMREF_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(10000),
+  PMREF_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]+$/, 'use letters, digits, ":", "_" or "-"')
+    .default('pmref'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

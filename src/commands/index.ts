@@ -1,4 +1,6 @@
+import { migrateCommand } from './migrate.ts';
+import { schemasCommand } from './schemas.ts';
 import type { Command } from './types.ts';
 
 /** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [migrateCommand, schemasCommand];

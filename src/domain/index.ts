@@ -13,6 +13,7 @@ export {
   nativeKey,
   questionIdFor,
 } from './ids.ts';
+export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
 export type { Mark, NewMark } from './mark.ts';
 export { MarkSchema } from './mark.ts';
 export type { AlsoOn, EligibilityScreenResult, Market, ResolutionSource, ResolutionTriggers } from './market.ts';
@@ -44,6 +45,51 @@ export {
 } from './rcg.ts';
 export type { NewResolutionLogEntry, ResolutionLogEntry, ServedLogEntry } from './resolution-log.ts';
 export { ResolutionLogEntrySchema, ServedLogEntrySchema } from './resolution-log.ts';
+export type {
+  Catalysts,
+  ConciseMarket,
+  ErrorBody,
+  EventDetail,
+  EventList,
+  EventListItem,
+  KeyCreated,
+  MarketDetail,
+  Mover,
+  Movers,
+  Notice,
+  Provenance,
+  ServedMarket,
+  ServiceInfo,
+  SignalIndex,
+  SpotTable,
+} from './served.ts';
+export {
+  CatalystsSchema,
+  ConciseMarketSchema,
+  CurrentPrimaryMarkSchema,
+  ErrorBodySchema,
+  EventDetailSchema,
+  EventListItemSchema,
+  EventListSchema,
+  KeyCreatedSchema,
+  KeyRequestSchema,
+  MarketDetailSchema,
+  MoverSchema,
+  MoversSchema,
+  NoticeSchema,
+  ProvenanceSchema,
+  ServedCatalystDateSchema,
+  ServedCatalystSchema,
+  ServedGradeSchema,
+  ServedMarketSchema,
+  ServedRcgDetailSchema,
+  ServedRcgSchema,
+  ServedResolutionSchema,
+  ServiceInfoSchema,
+  SignalIndexItemSchema,
+  SignalIndexSchema,
+  SpotTableSchema,
+} from './served.ts';
 export type { SignalBulletin } from './signal.ts';
 export { SignalBulletinSchema, SignalNumberSchema } from './signal.ts';
 export type { SpotRow } from './spot.ts';

@@ -33,6 +33,7 @@ export interface PipelineRun {
   finished_at: string | null;
   source: string;
   status: 'running' | 'ok' | 'partial' | 'failed';
+  /** The generation this run published; 0 while running and for runs that published none. */
   generation: number;
   summary: Record<string, unknown> & { venues?: Partial<Record<Venue, VenueRunSummary>> };
 }
@@ -63,7 +64,20 @@ export interface StoreTx {
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void>;
   /** Insert bulletins whose slug is new; existing slugs are left as they are (bulletins are immutable). */
   insertSignals(signals: readonly SignalBulletin[]): Promise<number>;
+  /** Upsert on (coin, as_of). */
   insertSpot(rows: readonly SpotRow[]): Promise<void>;
+
+  /**
+   * Returns the id registered for (kind, nativeKey), registering `makeId(0)` the first time. When that id
+   * already belongs to another native key (a hash collision), tries makeId(1), makeId(2)… and records which.
+   */
+  resolveId(kind: IdKind, nativeKey: string, makeId: (attempt: number) => string): Promise<string>;
+  /** Batch form of resolveId, same rules; returns ids in input order. */
+  resolveIds(
+    kind: IdKind,
+    nativeKeys: readonly string[],
+    makeId: (key: string, attempt: number) => string,
+  ): Promise<string[]>;
 }
 
 export interface MarkQuery {
@@ -78,39 +92,40 @@ export interface Store extends StoreTx {
   migrate(): Promise<string[]>;
   close(): Promise<void>;
 
-  /** Runs `fn` in one transaction; any throw rolls every write back. */
+  /**
+   * Runs `fn` in one transaction; any throw rolls every write back. Inside `fn` use only `tx`: calling
+   * the store itself there throws (on SQLite it would wait forever for its own connection).
+   */
   transaction<T>(fn: (tx: StoreTx) => Promise<T>): Promise<T>;
 
-  /**
-   * Returns the id registered for (kind, nativeKey), registering `makeId(0)` the first time. When that id
-   * already belongs to another native key (a hash collision), tries makeId(1), makeId(2)… and records which.
-   */
-  resolveId(kind: IdKind, nativeKey: string, makeId: (attempt: number) => string): Promise<string>;
-  /** Batch form of resolveId, same rules; returns ids in input order. */
-  resolveIds(
-    kind: IdKind,
-    nativeKeys: readonly string[],
-    makeId: (key: string, attempt: number) => string,
-  ): Promise<string[]>;
-
+  /** Ordered by event_id. */
   listEvents(): Promise<Event[]>;
+  /** Ordered by market_id. */
   listMarkets(filter?: { venue?: Venue }): Promise<Market[]>;
   getMarket(marketId: string): Promise<Market | null>;
+  /** Ordered by log_id (append order). */
   listLog(filter?: { marketIds?: readonly string[] }): Promise<ResolutionLogEntry[]>;
+  /** Ordered by snapshot_date, then market_id. The query's conditions combine with AND. */
   listMarks(query?: MarkQuery): Promise<Mark[]>;
-  /** The newest mark per market (for carry-forward and the read model). */
+  /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
   latestMarks(): Promise<Mark[]>;
   /** Distinct snapshot dates, newest first. */
   markDates(limit?: number): Promise<string[]>;
+  /** Ordered by date, then the order they were given to replaceCatalysts. */
   listCatalysts(): Promise<Catalyst[]>;
+  /** Newest first (published_at descending, then slug). */
   listSignals(): Promise<SignalBulletin[]>;
+  /** The newest row per coin, ordered by coin. */
   latestSpot(): Promise<SpotRow[]>;
 
   insertApiKey(record: ApiKeyRecord): Promise<void>;
   findApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
 
   startRun(source: string, startedAt: string): Promise<number>;
-  /** Finishes a run; when `publish` is true the generation counter is bumped and returned. */
+  /**
+   * Finishes a run; when `publish` is true the generation counter is bumped, recorded on the run and
+   * returned. When false the run keeps generation 0 and the current published generation is returned.
+   */
   finishRun(
     runId: number,
     status: PipelineRun['status'],
@@ -118,8 +133,15 @@ export interface Store extends StoreTx {
     finishedAt: string,
     publish: boolean,
   ): Promise<number>;
+  /**
+   * Leader election for `pmref worker` (DESIGN.md §2). PostgreSQL: `pg_try_advisory_lock` on a
+   * connection held until close; true when this process holds (or already held) the lock. Optional:
+   * an embedded SQLite store has one process and may leave it out (the worker then leads).
+   */
+  tryLeaderLock?(name: string): Promise<boolean>;
   /** The published generation: 0 before the first published run. */
   generation(): Promise<number>;
+  /** The most recently started run. */
   lastRun(): Promise<PipelineRun | null>;
   counts(): Promise<{ events: number; markets: number; marks: number; log: number; signals: number }>;
 }

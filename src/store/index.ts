@@ -1,0 +1,97 @@
+/**
+ * Opens the store named by a database URL: `sqlite:PATH` (embedded; `sqlite::memory:` for a throwaway
+ * in-memory db) or `postgres://…`. Both engines run the same kysely queries (sql-store.ts).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { SqlStore } from './sql-store.ts';
+import type { StoreDatabase } from './tables.ts';
+
+export interface OpenStoreOptions {
+  /** PostgreSQL pool size (default 5). */
+  poolSize?: number;
+  /** PostgreSQL schema to use instead of the connection's default search_path (one store per schema). */
+  pgSchema?: string;
+  /** Clock for the store's own bookkeeping timestamps (migration and id registration times). */
+  now?: () => Date;
+  /**
+   * Called when an idle PostgreSQL connection fails (server restart, network). The pool drops the
+   * connection and the next query opens a new one; without a listener the error would end the process.
+   */
+  onPoolError?: (err: Error) => void;
+}
+
+/** PostgreSQL int8 (counts, bigint keys) comes back as a JS number; our keys stay far below 2^53. */
+const PG_INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === PG_INT8_OID && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The file path of a `sqlite:` URL, or null for any other URL. `sqlite::memory:` gives `:memory:`. */
+export function sqlitePathOf(dbUrl: string): string | null {
+  if (!dbUrl.startsWith('sqlite:')) return null;
+  const path = dbUrl.slice('sqlite:'.length);
+  return path === ':memory:' ? ':memory:' : path;
+}
+
+/**
+ * Opens (does not migrate) the store for `dbUrl`.
+ * @example const store = await openStore('sqlite:./data/pmref.sqlite'); await store.migrate();
+ */
+export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Promise<SqlStore> {
+  const path = sqlitePathOf(dbUrl);
+  if (path !== null) {
+    if (path === '') throw new Error('sqlite: URL needs a path, e.g. sqlite:./data/pmref.sqlite');
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    const database = new Database(path);
+    if (path !== ':memory:') database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    return new SqlStore(db, { engine: 'sqlite', ...(opts.now ? { now: opts.now } : {}) });
+  }
+  if (/^postgres(ql)?:\/\//.test(dbUrl)) {
+    const pool = new pg.Pool({
+      connectionString: dbUrl,
+      max: opts.poolSize ?? 5,
+      types: pgTypes,
+      ...(opts.pgSchema !== undefined ? { options: `-c search_path=${quoteIdent(opts.pgSchema)}` } : {}),
+    });
+    pool.on(
+      'error',
+      opts.onPoolError ??
+        ((err) => process.stderr.write(`pmref store: idle PostgreSQL connection failed: ${err.message}\n`)),
+    );
+    const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+    return new SqlStore(db, { engine: 'postgres', ...(opts.now ? { now: opts.now } : {}) });
+  }
+  throw new Error(`unsupported database URL '${dbUrl}': use sqlite:PATH or postgres://user@host:port/db`);
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid PostgreSQL schema name '${name}'`);
+  return name;
+}
+
+export { MIGRATIONS } from './migrations.ts';
+export type { SqlStoreOptions } from './sql-store.ts';
+export { SqlStore } from './sql-store.ts';
+export type { StoreDatabase } from './tables.ts';
+export type {
+  ApiKeyRecord,
+  IdKind,
+  MarkQuery,
+  PipelineRun,
+  RunWrite,
+  Store,
+  StoreEngine,
+  StoreTx,
+  VenueRunSummary,
+} from './types.ts';

@@ -1,0 +1,111 @@
+/**
+ * Table shapes as kysely sees them. Every record table keeps the whole domain record as JSON text in
+ * `record` (so it round-trips exactly) beside the few columns that queries filter, join or sort on.
+ * Dates and timestamps are ISO 8601 text on both engines: they sort correctly as text and come back
+ * byte-for-byte as they were written.
+ */
+import type { Generated } from 'kysely';
+
+export interface SchemaMigrationsTable {
+  version: string;
+  applied_at: string;
+}
+
+export interface EventsTable {
+  event_id: string;
+  venue: string | null;
+  category: string;
+  slug: string;
+  record: string;
+}
+
+export interface MarketsTable {
+  market_id: string;
+  platform: string;
+  platform_market_id: string;
+  event_id: string | null;
+  status: string;
+  question_id: string | null;
+  record: string;
+}
+
+export interface MarksTable {
+  mark_id: Generated<number>;
+  market_id: string;
+  snapshot_date: string;
+  /** The mark without `mark_id` (the column is the key). */
+  record: string;
+}
+
+export interface ResolutionLogTable {
+  log_id: Generated<number>;
+  market_id: string;
+  event_type: string;
+  occurred_at: string;
+  recorded_at: string;
+  /** The entry without `log_id` (the column is the key). */
+  record: string;
+}
+
+export interface CatalystsTable {
+  catalyst_id: Generated<number>;
+  date: string;
+  type: string;
+  record: string;
+}
+
+export interface SignalsTable {
+  slug: string;
+  record_id: string;
+  published_at: string;
+  target_event_id: string;
+  record: string;
+}
+
+export interface SpotPricesTable {
+  coin: string;
+  as_of: string;
+  price_usd: number;
+  record: string;
+}
+
+export interface ApiKeysTable {
+  key_hash: string;
+  email: string;
+  daily_limit: number;
+  created_at: string;
+}
+
+export interface IdRegistryTable {
+  kind: string;
+  native_key: string;
+  id: string;
+  /** 0 for the unsalted id; n when makeId(n) was needed to get past a collision. */
+  attempt: number;
+  registered_at: string;
+}
+
+export interface PipelineRunsTable {
+  run_id: Generated<number>;
+  started_at: string;
+  finished_at: string | null;
+  source: string;
+  status: string;
+  /** The generation this run published; 0 when it published none. */
+  generation: number;
+  summary: string;
+}
+
+export interface StoreDatabase {
+  schema_migrations: SchemaMigrationsTable;
+  events: EventsTable;
+  markets: MarketsTable;
+  marks: MarksTable;
+  resolution_log: ResolutionLogTable;
+  catalysts: CatalystsTable;
+  signals: SignalsTable;
+  spot_prices: SpotPricesTable;
+  api_keys: ApiKeysTable;
+  id_registry: IdRegistryTable;
+  pipeline_runs: PipelineRunsTable;
+}
