@@ -1,0 +1,354 @@
+/**
+ * venue_b native records (Gamma events with nested markets, CLOB books) → canonical Event / Market
+ * records, VenueFacts and a quote (spec §2). Every event is single-venue; the category comes from
+ * the event's tags (table in categories.ts) or, when no tag maps, the keyword classifier
+ * (provenance `derived`).
+ */
+import { emptyVenueFacts, type FieldProvenance, type VenueFacts } from '../../domain/index.ts';
+import { type CategoryVerdict, categoryFromKeywords, categoryFromVenueBTags, refinePolitics } from '../categories.ts';
+import { decodeJsonList, idOrNull, isoOrNull, isRecord, numOrNull, slugify, strOrNull } from '../parse.ts';
+import { baseEvent, baseMarket, marketProblem, nonNegative, prob, pushEvent, ResultBuilder, usd } from '../records.ts';
+import type { IdResolver, NormalizedMarket, NormalizeResult, RawVenuePull, VenueQuote } from '../types.ts';
+import { schemaReason } from '../venue-a/schemas.ts';
+import {
+  type ClobBook,
+  ClobBookSchema,
+  type VenueBEvent,
+  VenueBEventSchema,
+  type VenueBMarket,
+  VenueBMarketSchema,
+} from './schemas.ts';
+
+const API: FieldProvenance[string] = { source: 'platform_api' };
+
+interface Decoded {
+  mk: VenueBMarket;
+  conditionId: string;
+  outcomes: string[];
+  prices: number[] | null;
+  tokens: string[];
+  umaStatuses: string[];
+}
+
+/** Normalizes a venue_b pull. Every pulled record ends normalized, out of scope or rejected. */
+export function normalizeVenueB(pull: RawVenuePull, ids: IdResolver, now: string): NormalizeResult {
+  const out = new ResultBuilder();
+  const seen = new Set<string>();
+  for (const rawEvent of pull.events) {
+    const parsed = VenueBEventSchema.safeParse(rawEvent);
+    if (!parsed.success) {
+      const reason = schemaReason(parsed.error);
+      const markets = isRecord(rawEvent) && Array.isArray(rawEvent.markets) ? rawEvent.markets : [];
+      const evId = isRecord(rawEvent) ? (idOrNull(rawEvent.id) ?? '?') : '?';
+      if (markets.length === 0) out.reject('event', evId, reason);
+      for (const m of markets) out.reject('market', nativeIdOf(m), `event_${reason}`);
+      continue;
+    }
+    const ev = parsed.data;
+    const evId = String(ev.id);
+    const rawMarkets = ev.markets ?? [];
+    if (rawMarkets.length === 0) {
+      out.out('event', evId, 'event_without_markets');
+      continue;
+    }
+    const decoded: Decoded[] = [];
+    for (const raw of rawMarkets) {
+      const d = decodeMarket(raw);
+      if (typeof d === 'string') {
+        out.reject('market', nativeIdOf(raw), d);
+        continue;
+      }
+      if ('outOfScope' in d) {
+        out.out('market', nativeIdOf(raw), d.outOfScope);
+        continue;
+      }
+      if (seen.has(d.conditionId)) {
+        out.reject('market', d.conditionId, 'duplicate_market_in_pull');
+        continue;
+      }
+      seen.add(d.conditionId);
+      if (d.outcomes.length !== 2) {
+        out.out('market', d.conditionId, 'non_binary');
+        continue;
+      }
+      decoded.push(d);
+    }
+    if (decoded.length === 0) continue;
+    const verdict = eventCategory(ev, decoded);
+    if (verdict.kind === 'out') {
+      for (const d of decoded) out.out('market', d.conditionId, verdict.reason);
+      continue;
+    }
+    const eventId = ids.eventId(evId);
+    const normalized: NormalizedMarket[] = [];
+    for (const d of decoded) {
+      const built = buildMarket(d, ev, evId, eventId, pull.books, ids, now);
+      if (typeof built === 'string') out.reject('market', d.conditionId, built);
+      else normalized.push(built);
+    }
+    if (normalized.length === 0) continue;
+    const title = strOrNull(ev.title) ?? strOrNull(decoded[0]?.mk.question) ?? evId;
+    const event = baseEvent({
+      event_id: eventId,
+      venue: 'venue_b',
+      platform_event_id: evId,
+      slug: strOrNull(ev.slug) ?? (slugify(title, 80) || `event-${evId}`),
+      question: title,
+      category: verdict.category,
+      now,
+      field_provenance: {
+        slug: API,
+        question: API,
+        platform_event_id: API,
+        category:
+          verdict.via === 'venue'
+            ? { source: 'platform_api', note: `event tag "${verdict.matched}" mapped by the venue_b tag table` }
+            : { source: 'derived', note: `keyword classifier matched "${verdict.matched}"` },
+      },
+    });
+    pushEvent(out, event, normalized);
+  }
+  return out.result();
+}
+
+function nativeIdOf(m: unknown): string {
+  if (!isRecord(m)) return '?';
+  return strOrNull(m.conditionId) ?? `id:${idOrNull(m.id) ?? '?'}`;
+}
+
+/** Decodes the JSON-in-string fields; a string result is the rejection reason. */
+function decodeMarket(raw: unknown): Decoded | { outOfScope: string } | string {
+  const p = VenueBMarketSchema.safeParse(raw);
+  if (!p.success) return schemaReason(p.error);
+  const mk = p.data;
+  const conditionId = strOrNull(mk.conditionId);
+  if (!conditionId) {
+    // Gamma lists drafts that were never deployed on chain: no condition id, no CLOB tokens, inactive.
+    if (mk.active === false && (mk.clobTokenIds === undefined || mk.clobTokenIds === null)) {
+      return { outOfScope: 'undeployed_market' };
+    }
+    return 'missing_condition_id';
+  }
+  const fields = ['outcomes', 'outcomePrices', 'clobTokenIds', 'umaResolutionStatuses'] as const;
+  const lists: Partial<Record<(typeof fields)[number], unknown[] | null>> = {};
+  for (const f of fields) {
+    const d = decodeJsonList(mk[f]);
+    if (!d.ok) return `invalid_json_field:${f}`;
+    lists[f] = d.value;
+  }
+  if (!lists.outcomes) return 'missing_outcomes';
+  const prices = lists.outcomePrices ? lists.outcomePrices.map(numOrNull) : null;
+  if (prices?.some((x) => x === null)) return 'invalid_json_field:outcomePrices';
+  return {
+    mk,
+    conditionId,
+    outcomes: lists.outcomes.map(String),
+    prices: prices as number[] | null,
+    tokens: (lists.clobTokenIds ?? []).map(String),
+    umaStatuses: (lists.umaResolutionStatuses ?? []).map(String),
+  };
+}
+
+function eventCategory(ev: VenueBEvent, markets: Decoded[]): CategoryVerdict {
+  const tags = (ev.tags ?? []).map((t) => ({ slug: strOrNull(t.slug), label: strOrNull(t.label) }));
+  const fromTags = categoryFromVenueBTags(tags);
+  if (fromTags) return refinePolitics(fromTags, [ev.title, markets[0]?.mk.question].filter(Boolean).join('\n'));
+  // Older Gamma records carry a free-text category ("Sports", "Crypto", "US-current-affairs").
+  const cats = [ev.category, ...markets.map((d) => d.mk.category)].flatMap((c) => strOrNull(c) ?? []);
+  const fromCategory = categoryFromVenueBTags(cats.map((c) => ({ slug: c, label: null })));
+  if (fromCategory) return fromCategory;
+  // Short texts first: a long description mentions many things in passing.
+  const short = [ev.title, ...markets.slice(0, 5).map((d) => d.mk.question)].filter(Boolean).join('\n');
+  const v = categoryFromKeywords(short);
+  if (v.kind === 'in' || v.via !== 'none') return v;
+  return categoryFromKeywords([ev.description, markets[0]?.mk.description].filter(Boolean).join('\n'));
+}
+
+function buildMarket(
+  d: Decoded,
+  ev: VenueBEvent,
+  evId: string,
+  eventId: string,
+  books: Record<string, unknown>,
+  ids: IdResolver,
+  now: string,
+): NormalizedMarket | string {
+  const { mk, prices } = d;
+  const prov: FieldProvenance = {};
+  const set = (k: string, p: FieldProvenance[string] = API) => {
+    prov[k] = p;
+  };
+  const settledPrices = prices !== null && prices.length === 2 && prices.includes(1) && prices.includes(0);
+  const closed = mk.closed === true;
+  const status =
+    closed && (mk.umaResolutionStatus === 'resolved' || settledPrices) ? 'resolved' : closed ? 'closed' : 'open';
+  let outcome: string | null = null;
+  let value: number | null = null;
+  if (status === 'resolved' && prices && prices.length === 2) {
+    if (prices[0] === 1) outcome = 'YES';
+    else if (prices[1] === 1) outcome = 'NO';
+    else {
+      value = prices[0] ?? null;
+      outcome = value === null ? null : String(value);
+    }
+  }
+  const sourceField = strOrNull(mk.resolutionSource) ?? strOrNull(ev.resolutionSource);
+  const sources = sourceField
+    ? [
+        /^https?:\/\//i.test(sourceField)
+          ? { name: null, url: sourceField, provenance: 'platform_api' as const }
+          : { name: sourceField, url: null, provenance: 'platform_api' as const },
+      ]
+    : null;
+  const endDate = isoOrNull(mk.endDate) ?? isoOrNull(ev.endDate);
+  for (const k of [
+    'platform_market_id',
+    'platform_event_id',
+    'question_raw',
+    'description_raw',
+    'status',
+    'settlement_currency',
+  ])
+    set(k);
+  set('resolution_rules_raw', { source: 'platform_api', note: 'venue_b description (its resolution text)' });
+  if (endDate)
+    for (const k of ['close_at', 'last_trading_date', 'resolve_at'])
+      set(k, { source: 'platform_api', note: 'endDate' });
+  if (mk.groupItemTitle) set('group_item_title');
+  if (sources) set('resolution_source_list', { source: 'platform_api', note: 'resolutionSource' });
+  if (outcome)
+    set('resolution_outcome', {
+      source: 'platform_api',
+      note: `outcomePrices ${JSON.stringify(prices)} over ${JSON.stringify(d.outcomes)}`,
+    });
+  if (mk.orderPriceMinTickSize !== undefined && mk.orderPriceMinTickSize !== null) set('tick_size');
+  const resolvedAt = status === 'resolved' ? (isoOrNull(mk.umaEndDate) ?? isoOrNull(mk.closedTime)) : null;
+  if (resolvedAt) set('resolved_at', { source: 'platform_api', note: mk.umaEndDate ? 'umaEndDate' : 'closedTime' });
+  const market = baseMarket(
+    {
+      market_id: ids.marketId(d.conditionId),
+      platform: 'venue_b',
+      platform_market_id: d.conditionId,
+      event_id: eventId,
+      platform_event_id: evId,
+      question_raw: strOrNull(mk.question),
+      description_raw: strOrNull(mk.description),
+      category_raw: strOrNull(mk.category) ?? strOrNull(ev.category) ?? strOrNull(ev.tags?.[0]?.label),
+      settlement_currency: 'USDC',
+      tick_size: numOrNull(mk.orderPriceMinTickSize),
+      contract_multiplier: 1,
+      group_item_title: strOrNull(mk.groupItemTitle),
+      close_at: endDate,
+      last_trading_date: endDate,
+      resolve_at: endDate,
+      status,
+      resolution_rules_raw: strOrNull(mk.description),
+      resolution_source_list: sources,
+      contract_terms_url: null,
+      resolution_outcome: outcome,
+      resolution_value: value,
+      resolved_at: resolvedAt,
+      field_provenance: prov,
+    },
+    now,
+  );
+  const problem = marketProblem(market);
+  if (problem) return problem;
+  const bookRaw = d.tokens[0] ? books[d.tokens[0]] : undefined;
+  const book = bookRaw === undefined ? null : ClobBookSchema.safeParse(bookRaw);
+  return { market, facts: facts(d, ev, sourceField), quote: quote(d, book?.success ? book.data : null) };
+}
+
+function facts(d: Decoded, ev: VenueBEvent, sourceField: string | null): VenueFacts {
+  return {
+    ...emptyVenueFacts(),
+    expiration_time: isoOrNull(d.mk.endDate) ?? isoOrNull(ev.endDate),
+    resolution_source_field: sourceField,
+    event_title: strOrNull(ev.title),
+    event_description: strOrNull(ev.description),
+    neg_risk: d.mk.negRisk ?? ev.negRisk ?? null,
+    neg_risk_augmented: ev.negRiskAugmented ?? null,
+    uma_resolution_statuses: d.umaStatuses,
+    uma_resolution_status: strOrNull(d.mk.umaResolutionStatus),
+    resolved_by: strOrNull(d.mk.resolvedBy),
+    automatically_resolved: d.mk.automaticallyResolved ?? null,
+    outcomes: d.outcomes,
+    venue_tags: (ev.tags ?? []).flatMap((t) => strOrNull(t.label) ?? []),
+  };
+}
+
+/** Best level of a side: highest bid or lowest ask, with its size in contracts. */
+function best(levels: ClobBook['bids'], side: 'bid' | 'ask'): { price: number; size: number } | null {
+  let top: { price: number; size: number } | null = null;
+  for (const l of levels ?? []) {
+    const price = numOrNull(l.price);
+    const size = numOrNull(l.size);
+    if (price === null || size === null || size <= 0) continue;
+    if (!top || (side === 'bid' ? price > top.price : price < top.price)) top = { price, size };
+  }
+  return top;
+}
+
+function quote(d: Decoded, book: ClobBook | null): VenueQuote {
+  const { mk } = d;
+  const bid = book ? best(book.bids, 'bid') : null;
+  const ask = book ? best(book.asks, 'ask') : null;
+  const yesBid = prob(bid?.price ?? numOrNull(mk.bestBid));
+  const yesAsk = prob(ask?.price ?? numOrNull(mk.bestAsk));
+  const lastTrade = prob(numOrNull(mk.lastTradePrice));
+  const last = lastTrade ?? prob(d.prices?.[0] ?? null);
+  const noBook: FieldProvenance[string] = {
+    source: 'null_by_venue_limitation',
+    note: book ? 'book side empty' : 'no CLOB book fetched for this market (missing or beyond maxBookCalls)',
+  };
+  const fromBook = (x: unknown, note: string): FieldProvenance[string] =>
+    x ? { source: 'platform_api', note } : noBook;
+  const comp = (p: number | null) => (p === null ? null : prob(1 - p));
+  const provenance: FieldProvenance = {
+    yes_bid: bid ? { source: 'platform_api', note: 'CLOB best bid' } : API,
+    yes_ask: ask ? { source: 'platform_api', note: 'CLOB best ask' } : API,
+    // Binary complement: a NO bid at 1 − p is a YES ask at p.
+    no_bid: { source: 'derived', note: '1 − yes_ask' },
+    no_ask: { source: 'derived', note: '1 − yes_bid' },
+    yes_bid_size_usd: fromBook(bid, 'CLOB best bid size × price'),
+    yes_ask_size_usd: fromBook(ask, 'CLOB best ask size × price'),
+    no_bid_size_usd: ask ? { source: 'derived', note: 'CLOB best ask size × (1 − ask)' } : noBook,
+    no_ask_size_usd: bid ? { source: 'derived', note: 'CLOB best bid size × (1 − bid)' } : noBook,
+    last_price: lastTrade !== null ? API : { source: 'derived', note: 'outcomePrices[0] (no lastTradePrice)' },
+    volume_total_usd: { source: 'platform_api', note: 'native USDC' },
+    volume_24h_usd: { source: 'platform_api', note: 'native USDC' },
+    open_interest_usd: { source: 'null_by_venue_limitation', note: 'Gamma gives no per-market open interest' },
+    liquidity_usd: API,
+    source_updated_at: API,
+  };
+  return {
+    yes_bid: yesBid,
+    yes_ask: yesAsk,
+    no_bid: comp(yesAsk),
+    no_ask: comp(yesBid),
+    yes_bid_size_usd: bid ? usd(bid.size, bid.price) : null,
+    yes_ask_size_usd: ask ? usd(ask.size, ask.price) : null,
+    no_bid_size_usd: ask ? usd(ask.size, 1 - ask.price) : null,
+    no_ask_size_usd: bid ? usd(bid.size, 1 - bid.price) : null,
+    last_price: last,
+    volume_24h_usd: nonNegative(numOrNull(mk.volume24hr)),
+    volume_total_usd: nonNegative(numOrNull(mk.volumeNum) ?? numOrNull(mk.volume)),
+    open_interest_usd: null,
+    liquidity_usd: nonNegative(numOrNull(mk.liquidityNum) ?? numOrNull(mk.liquidity)),
+    source_updated_at: isoOrNull(mk.updatedAt),
+    provenance,
+    raw: {
+      bestBid: mk.bestBid ?? null,
+      bestAsk: mk.bestAsk ?? null,
+      lastTradePrice: mk.lastTradePrice ?? null,
+      outcomePrices: mk.outcomePrices ?? null,
+      volume: mk.volume ?? null,
+      volume24hr: mk.volume24hr ?? null,
+      liquidity: mk.liquidity ?? null,
+      updatedAt: mk.updatedAt ?? null,
+      book: book
+        ? { asset_id: book.asset_id ?? null, timestamp: book.timestamp ?? null, best_bid: bid, best_ask: ask }
+        : null,
+    },
+  };
+}
