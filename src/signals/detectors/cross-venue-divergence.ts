@@ -1,0 +1,142 @@
+/**
+ * Cross-venue divergence: twins on the two venues (same question_id) whose prices on the latest
+ * snapshot date differ by more than DIVERGENCE.minGap. Complements (one `above`, one `below` at the
+ * same key) are compared on the same side: p against 1 − p.
+ */
+import type { Market, SignalBulletin } from '../../domain/index.ts';
+import { makeBulletin } from '../bulletin.ts';
+import { markOn, markPrice, publishableEvent, type SignalContext } from '../context.ts';
+import { pct, pts, round, shortQuestion } from '../format.ts';
+import { marketSource } from '../sources.ts';
+
+export const DIVERGENCE = {
+  /** Gap in probability points (0.05 = 5 points) that must be exceeded. */
+  minGap: 0.05,
+} as const;
+
+interface Side {
+  market: Market;
+  price: number;
+  markDate: string;
+  stale: boolean;
+}
+
+/** True when two twins state opposite sides of the same claim. */
+function complements(a: Market, b: Market): boolean {
+  return (a.direction === 'above' && b.direction === 'below') || (a.direction === 'below' && b.direction === 'above');
+}
+
+function sideOf(ctx: SignalContext, market: Market): Side | null {
+  if (market.status !== 'open') return null;
+  const mark = markOn(ctx, market.market_id, ctx.latestDate);
+  const price = markPrice(mark);
+  // A carried-forward mark repeats an old price; a stale one is still the venue's latest quote (noted below).
+  if (!mark || price === null || mark.mark_method === 'imputed_carry_forward') return null;
+  return { market, price, markDate: mark.snapshot_date, stale: mark.stale_flag };
+}
+
+/** One bulletin per question_id whose widest cross-venue pair diverges. */
+export function detectCrossVenueDivergence(ctx: SignalContext): SignalBulletin[] {
+  const byQuestion = new Map<string, Market[]>();
+  for (const m of ctx.markets) {
+    if (!m.question_id) continue;
+    const list = byQuestion.get(m.question_id) ?? [];
+    list.push(m);
+    byQuestion.set(m.question_id, list);
+  }
+  const out: SignalBulletin[] = [];
+  for (const [questionId, twins] of [...byQuestion].sort(([a], [b]) => a.localeCompare(b))) {
+    const sides = twins
+      .map((m) => sideOf(ctx, m))
+      .filter((s): s is Side => s !== null)
+      .sort((x, y) => x.market.market_id.localeCompare(y.market.market_id));
+    let best: { a: Side; b: Side; bSame: number; gap: number } | null = null;
+    for (const a of sides.filter((s) => s.market.platform === 'venue_a')) {
+      for (const b of sides.filter((s) => s.market.platform === 'venue_b')) {
+        const bSame = complements(a.market, b.market) ? 1 - b.price : b.price;
+        const gap = Math.abs(a.price - bSame);
+        if (!best || gap > best.gap + 1e-12) best = { a, b, bSame, gap };
+      }
+    }
+    if (!best || best.gap <= DIVERGENCE.minGap + 1e-12) continue;
+    const { a, b, bSame, gap } = best;
+    const eventA = publishableEvent(ctx, a.market);
+    const eventB = publishableEvent(ctx, b.market);
+    const target = eventA ?? eventB;
+    if (!target) continue;
+    const complement = complements(a.market, b.market);
+    const gradeA = a.market.rcg?.grade ?? 'ungraded';
+    const gradeB = b.market.rcg?.grade ?? 'ungraded';
+    const gradeText = (g: string) => (g === 'ungraded' ? 'not yet graded' : `grade ${g}`);
+    const higher = a.price > bSame ? 'venue_a' : 'venue_b';
+    const bullets = [
+      `venue_a prices the question at ${pct(a.price)} (${gradeText(gradeA)}); venue_b at ${pct(bSame)} (${gradeText(gradeB)})${complement ? `, read from its complementary ${b.market.direction} market at ${pct(b.price)}` : ''}.`,
+      `The gap is ${pts(gap)}, above the ${pts(DIVERGENCE.minGap)} divergence threshold; ${higher} is the higher.`,
+      `Both markets share question_id ${questionId}; prices are the ${ctx.latestDate} daily marks.`,
+    ];
+    const stale = [a, b].filter((s) => s.stale).map((s) => s.market.platform);
+    if (stale.length > 0) {
+      bullets.push(
+        `The ${stale.join(' and ')} quote is flagged stale (its source was last updated over 4 hours before the snapshot).`,
+      );
+    }
+    if (gradeA !== gradeB) {
+      bullets.push(`The grades differ (${gradeA} vs ${gradeB}): the venues may not resolve the question the same way.`);
+    }
+    out.push(
+      makeBulletin({
+        kind: 'cross_venue_divergence',
+        categoryTag: 'CROSS_VENUE_DIVERGENCE',
+        target: questionId,
+        event: target,
+        linkedEvents: [eventA, eventB].filter((e): e is NonNullable<typeof e> => e !== undefined),
+        primary: { market: target === eventA ? a.market : b.market, price: target === eventA ? a.price : b.price },
+        related: [target === eventA ? { market: b.market, price: b.price } : { market: a.market, price: a.price }],
+        headline: `${pts(gap)} cross-venue gap: ${pct(a.price)} on venue_a vs ${pct(bSame)} on venue_b — ${shortQuestion(a.market.question_raw ?? target.question)}`,
+        bullets,
+        numbers: [
+          {
+            name: 'venue_a_price',
+            value: round(a.price),
+            unit: 'probability',
+            provenance: 'direct',
+            source: `${a.market.market_id}@${a.markDate}`,
+          },
+          {
+            name: 'venue_b_price',
+            value: round(b.price),
+            unit: 'probability',
+            provenance: 'direct',
+            source: `${b.market.market_id}@${b.markDate}`,
+          },
+          {
+            name: 'venue_b_price_same_side',
+            value: round(bSame),
+            unit: 'probability',
+            provenance: complement ? 'derived' : 'direct',
+            source: complement ? `1 - ${b.market.market_id}` : `${b.market.market_id}@${b.markDate}`,
+          },
+          {
+            name: 'price_gap',
+            value: round(gap),
+            unit: 'probability_points',
+            provenance: 'derived',
+            source: 'abs(venue_a_price - venue_b_price_same_side)',
+          },
+          {
+            name: 'gap_threshold',
+            value: DIVERGENCE.minGap,
+            unit: 'probability_points',
+            provenance: 'editorial',
+            source: 'METHODOLOGY.md#signals',
+          },
+        ],
+        sources: [marketSource(a.market), marketSource(b.market)],
+        secondaryTags: [target.category, questionId, `grade_${gradeA}`, `grade_${gradeB}`],
+        now: ctx.now,
+        today: ctx.today,
+      }),
+    );
+  }
+  return out;
+}
