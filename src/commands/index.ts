@@ -6,4 +6,10 @@ import { schemasCommand } from './schemas.ts';
 import type { Command } from './types.ts';
 
 /** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
-export const COMMANDS: readonly Command[] = [migrateCommand, schemasCommand, replayCommand, gradeCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [
+  migrateCommand,
+  schemasCommand,
+  replayCommand,
+  gradeCommand,
+  reportCommand,
+];
