@@ -1,15 +1,23 @@
+import { canonCommand } from './canon.ts';
 import { gradeCommand } from './grade.ts';
+import { ingestCommand } from './ingest.ts';
 import { migrateCommand } from './migrate.ts';
 import { replayCommand } from './replay.ts';
 import { reportCommand } from './report.ts';
 import { schemasCommand } from './schemas.ts';
+import { simulateCommand } from './simulate.ts';
 import type { Command } from './types.ts';
+import { workerCommand } from './worker.ts';
 
 /** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
 export const COMMANDS: readonly Command[] = [
-  migrateCommand,
-  schemasCommand,
+  ingestCommand,
+  workerCommand,
+  simulateCommand,
   replayCommand,
   gradeCommand,
+  canonCommand,
   reportCommand,
+  migrateCommand,
+  schemasCommand,
 ];

@@ -1,11 +1,20 @@
+/**
+ * The editorial seam, wired (DESIGN.md §4 step 3): for one event, first the resolution judgment of each
+ * market (sources, commitment, arbitration, triggers, RCG — ./resolution), then the canon of the event
+ * and its markets (bundle, references, claim keys, question_id, primary market, overrides — ./canon).
+ * Field provenance from both layers is merged onto each record. Pure: no clock, no I/O.
+ */
 import type { Event, Market, VenueFacts } from '../domain/index.ts';
+import {
+  CHECKED_IN_OVERRIDES,
+  canonEvent,
+  linkAcrossVenues as linkTwins,
+  type MarkSummary,
+  type Overrides,
+} from './canon/index.ts';
+import { judgeResolution } from './resolution/index.ts';
 
-/** The latest price/liquidity facts of a market, for primary-market choice and also_on prices. */
-export interface MarkSummary {
-  last_price: number | null;
-  volume_24h_usd: number | null;
-  liquidity_usd: number | null;
-}
+export type { MarkSummary };
 
 export interface EditorialInput {
   event: Event;
@@ -13,6 +22,8 @@ export interface EditorialInput {
   marks: ReadonlyMap<string, MarkSummary>;
   /** ISO time of the run (editorial functions never read the clock). */
   now: string;
+  /** Editorial overrides; the checked-in file (data/editorial/overrides.json) when omitted. */
+  overrides?: Overrides;
 }
 
 export interface EditorialOutput {
@@ -20,12 +31,30 @@ export interface EditorialOutput {
   markets: Market[];
 }
 
-/** Seam: filled by the resolution-judgment (issue 5) and canon (issue 6) modules. */
-export function deriveEvent(input: EditorialInput): EditorialOutput {
-  return { event: input.event, markets: input.markets.map((m) => m.market) };
+/** Applies the resolution judgment to one market, keeping its other fields and merging provenance. */
+export function judgedMarket(market: Market, facts: VenueFacts): Market {
+  const { field_provenance, ...judgment } = judgeResolution(market, facts);
+  return { ...market, ...judgment, field_provenance: { ...market.field_provenance, ...field_provenance } };
 }
 
-/** Seam: sets `also_on` from shared question_ids (issue 6). */
-export function linkAcrossVenues(markets: readonly Market[], _marks: ReadonlyMap<string, MarkSummary>): Market[] {
-  return markets.map((m) => ({ ...m, also_on: null }));
+/**
+ * Derives every editorial field of one event and its markets.
+ * @example deriveEvent({ event, markets: [{ market, facts }], marks: new Map(), now }).markets[0].rcg?.grade
+ */
+export function deriveEvent(input: EditorialInput): EditorialOutput {
+  const judged = input.markets.map(({ market, facts }) => ({ market: judgedMarket(market, facts), facts }));
+  return canonEvent({
+    event: input.event,
+    markets: judged,
+    marks: input.marks,
+    overrides: input.overrides ?? CHECKED_IN_OVERRIDES,
+    now: input.now,
+  });
+}
+
+/** Sets `also_on` on every market from shared question_ids, with each twin's latest price. */
+export function linkAcrossVenues(markets: readonly Market[], marks: ReadonlyMap<string, MarkSummary>): Market[] {
+  const prices = new Map<string, number | null>();
+  for (const [id, m] of marks) prices.set(id, m.last_price);
+  return linkTwins(markets, prices);
 }

@@ -1,5 +1,5 @@
 /**
- * The editorial seam of the pipeline (DESIGN.md §4 step 3). Pure: no clock, no I/O.
+ * The editorial layer (DESIGN.md §4 step 3). Pure: no clock, no I/O.
  *
  * deriveEvent: for one normalized event and its markets, fills the resolution judgment (sources,
  * commitment, arbitration, triggers, RCG — issue 5) and the canon (bundle, references, claim key,
@@ -7,4 +7,4 @@
  * linkAcrossVenues: after every event is derived, sets each market's `also_on` from shared question_ids.
  */
 export type { EditorialInput, EditorialOutput, MarkSummary } from './derive.ts';
-export { deriveEvent, linkAcrossVenues } from './derive.ts';
+export { deriveEvent, judgedMarket, linkAcrossVenues } from './derive.ts';

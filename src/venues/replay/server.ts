@@ -241,11 +241,11 @@ function router(data: ReplayData): (path: string, q: URLSearchParams) => Answer 
       if (!token) return { status: 400, body: { error: 'market is required' } };
       const start = numOrNull(q.get('startTs')) ?? Number.NEGATIVE_INFINITY;
       const end = numOrNull(q.get('endTs')) ?? Number.POSITIVE_INFINITY;
-      const history = parseList(data.venueB.history.get(token)).filter((p) => {
+      const inWindow = parseList(data.venueB.history.get(token)).filter((p) => {
         const t = isRecord(p) ? numOrNull(p.t) : null;
         return t !== null && t >= start && t <= end;
       });
-      return { status: 200, body: { history } };
+      return { status: 200, body: { history: atFidelity(inWindow, numOrNull(q.get('fidelity'))) } };
     }
     if (path === `${S}/simple/price`) {
       const ids = (q.get('ids') ?? '')
@@ -375,4 +375,19 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * CLOB `fidelity` is the resolution in minutes: like the venue, answer one point per bucket (the last one),
+ * so a daily-fidelity request does not carry every recorded hourly point.
+ */
+function atFidelity(points: unknown[], fidelityMinutes: number | null): unknown[] {
+  if (fidelityMinutes === null || fidelityMinutes <= 1) return points;
+  const bucketSeconds = fidelityMinutes * 60;
+  const last = new Map<number, unknown>();
+  for (const p of points) {
+    const t = isRecord(p) ? numOrNull(p.t) : null;
+    if (t !== null) last.set(Math.floor(t / bucketSeconds), p);
+  }
+  return [...last.values()];
 }

@@ -1,0 +1,122 @@
+import { existsSync, statSync } from 'node:fs';
+import { destination, pino } from 'pino';
+import { loadConfig } from '../config.ts';
+import {
+  type IngestResult,
+  ingestReport,
+  logProgress,
+  type RunSummary,
+  runIngest,
+  ttyProgress,
+} from '../pipeline/index.ts';
+import { openStore } from '../store/index.ts';
+import { parseFaultSpec } from '../venues/index.ts';
+import { type Command, parseFlags, UsageError } from './types.ts';
+
+const SOURCES = ['live', 'replay', 'simulated', 'auto'] as const;
+type Source = (typeof SOURCES)[number];
+
+function venueLine(name: string, v: RunSummary['venues']['venue_a']): string {
+  const counts = (r: Record<string, number>) =>
+    Object.entries(r)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none';
+  return `  ${name}: pulled ${v.pulled}, stored ${v.stored}; out of scope: ${counts(v.out_of_scope)}; rejected: ${counts(v.rejected)}${v.error ? `\n    FAILED: ${v.error}` : ''}`;
+}
+
+/** The closing summary for a person: per run, per venue, and everything the run fell back to. */
+function humanSummary(result: IngestResult): string {
+  const lines: string[] = [];
+  if (result.fallback) lines.push(`!!! ${result.fallback}`);
+  for (const r of result.runs) {
+    lines.push(
+      `run ${r.run_id} (${r.source}, as of ${r.as_of}): ${r.status}, generation ${r.generation}, ${r.duration_ms} ms`,
+      venueLine('venue_a', r.venues.venue_a),
+      venueLine('venue_b', r.venues.venue_b),
+      `  written: ${r.events_written} events, ${r.markets_written} markets changed; ${r.log_entries} log entries; ${r.marks} marks (${r.marks_carried_forward} carried forward)`,
+    );
+    if (r.backfill) {
+      lines.push(
+        `  history: ${r.backfill.marks} marks for ${r.backfill.markets_with_history} of ${r.backfill.targets} markets in ${r.backfill.calls} calls${r.backfill.pending ? `; ${r.backfill.pending} pending` : ''}`,
+      );
+    }
+    for (const f of r.fallbacks) lines.push(`  fell back: ${f}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `pmref ingest`: one pipeline run (or one per simulated snapshot) into the store named by PMREF_DB_URL. */
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'pull both venues, normalize, diff and write one pipeline run into the store',
+  usage: `
+Usage: pmref ingest [--source live|replay|simulated|auto] [--replay-dir DIR] [--faults SPEC] [--json]
+
+Runs the pipeline once: pull both venues in parallel, normalize, editorial, diff against the
+store, write in one transaction, marks (a failed venue's marks are carried forward), history
+backfill, publish a new generation. Opens and migrates the store named by PMREF_DB_URL.
+
+Options:
+  --source S        live (the venues' public APIs), replay (serve --replay-dir through the replay
+                    server), simulated (generate into PMREF_SIM_DIR with PMREF_SIM_SEED if missing,
+                    then ingest each snapshot day, oldest first), auto (live if reachable, else
+                    simulated). Default: PMREF_SOURCE.
+  --replay-dir DIR  folder of recorded venue responses (replay; default PMREF_REPLAY_DIR)
+  --faults SPEC     replay only: inject faults, e.g. venue_a:5xx or venue_b:429:retry-after=1
+  --json            print exactly one JSON object on stdout:
+                    {"venues": {"venue_a": {"pulled","stored","out_of_scope","rejected","error"}, "venue_b": …},
+                     "log_entries", "marks", "duration_ms", "generation", …}
+
+Progress goes to stderr: a bar on a terminal, structured log lines otherwise.
+Exit status: 0 when the run published (also when one venue failed: see "error"), 1 on a store failure.
+`,
+  async run(args) {
+    const { values } = parseFlags(args, {
+      source: { type: 'string' },
+      'replay-dir': { type: 'string' },
+      faults: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    const config = loadConfig();
+    const source = (values.source ?? config.PMREF_SOURCE) as Source;
+    if (!SOURCES.includes(source))
+      throw new UsageError(`--source must be one of ${SOURCES.join(', ')}, got '${source}'`);
+    const replayDir = values['replay-dir'] ?? config.PMREF_REPLAY_DIR;
+    if (source === 'replay') {
+      if (replayDir === undefined) throw new UsageError('--source replay needs --replay-dir DIR (or PMREF_REPLAY_DIR)');
+      if (!existsSync(replayDir) || !statSync(replayDir).isDirectory()) {
+        throw new UsageError(`--replay-dir ${replayDir}: not a folder`);
+      }
+    }
+    if (values.faults !== undefined) {
+      if (source !== 'replay') throw new UsageError('--faults applies to --source replay only');
+      try {
+        parseFaultSpec(values.faults);
+      } catch (err) {
+        throw new UsageError(`--faults: ${(err as Error).message}`);
+      }
+    }
+
+    const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'ingest' } }, destination(2));
+    const reporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
+    const store = await openStore(config.PMREF_DB_URL);
+    try {
+      await store.migrate();
+      const result = await runIngest({
+        store,
+        config,
+        source,
+        ...(replayDir !== undefined ? { replayDir } : {}),
+        ...(values.faults !== undefined ? { faults: values.faults } : {}),
+        logger,
+        onProgress: reporter.listener,
+      });
+      reporter.finish();
+      process.stdout.write(values.json ? `${JSON.stringify(ingestReport(result))}\n` : humanSummary(result));
+      return 0;
+    } finally {
+      reporter.finish();
+      await store.close();
+    }
+  },
+};

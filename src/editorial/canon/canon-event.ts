@@ -1,0 +1,189 @@
+/**
+ * The canon of one event: normalized question, entity tags, bundle type, resolution references,
+ * claim keys and question_ids, ladder distribution, primary market, and the editorial overrides,
+ * each field with its provenance. Pure: `now` is passed in, nothing is read.
+ */
+import type { Event, FieldProvenance, FieldProvenanceEntry, Market, VenueFacts } from '../../domain/index.ts';
+import { questionIdFor } from '../../domain/index.ts';
+import {
+  type BundleChild,
+  bundleTypeOf,
+  ladderDistributionOf,
+  resolutionReferenceOf,
+  underlyingReferenceOf,
+} from './bundle.ts';
+import { claimKeyOf } from './claim-key.ts';
+import type { Overrides } from './overrides.ts';
+import { type MarkSummary, primaryMarketOf } from './primary.ts';
+import { REGISTRY } from './registry.ts';
+import { foldText } from './text.ts';
+
+export interface CanonEventInput {
+  event: Event;
+  markets: ReadonlyArray<{ market: Market; facts: VenueFacts }>;
+  marks: ReadonlyMap<string, MarkSummary>;
+  overrides: Overrides;
+  /**
+   * ISO time of the run. No canon rule depends on it today (so the same input gives the same
+   * output, and `updated_at` is left to the pipeline, which knows whether anything changed).
+   */
+  now: string;
+}
+
+const derived = (rule: string, note?: string): FieldProvenanceEntry =>
+  note ? { source: 'derived', rule, note } : { source: 'derived', rule };
+const editorial = (rule: string, note: string): FieldProvenanceEntry => ({ source: 'service_editorial', rule, note });
+
+const QUESTION_START_RE = /^(will|who|what|which|when|where|how|is|are|does|do|can|did|has|have)\b/i;
+
+/**
+ * Normalized event question: Unicode NFC, straight quotes and dashes, single spaces, a question
+ * mark on questions. Diacritics stay (this text is served); matching folds them elsewhere.
+ */
+export function normalizeQuestion(q: string): string {
+  let t = q
+    .normalize('NFC')
+    .replace(/[\u2018\u2019\u201a\u201b]/g, "'")
+    .replace(/[\u201c\u201d\u201e]/g, '"')
+    .replace(/[\u2010-\u2015]/g, '-')
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim()
+    .replace(/\s+([?.!,])/g, '$1');
+  if (QUESTION_START_RE.test(t) && !t.endsWith('?')) t = `${t.replace(/[.!]+$/, '')}?`;
+  return t;
+}
+
+/** Entity tags of a text: the slug of every registry entity named in it (price sources excluded). */
+export function entityTagsOf(text: string): string[] {
+  const tags = new Set<string>();
+  for (const m of REGISTRY.mentions(foldText(text))) {
+    const e = REGISTRY.byId.get(m.id);
+    if (e && e.type !== 'price_source' && e.type !== 'data_source') tags.add(e.id.slice(e.id.indexOf(':') + 1));
+  }
+  return [...tags];
+}
+
+/**
+ * Fills the canon fields of one event and its markets (see the module comment). The primary market
+ * follows the rule in `primaryMarketOf` unless an override locks it or the stored event is already
+ * locked; overrides add notes, tags, category and source-of-record corrections with provenance
+ * `service_editorial`.
+ */
+export function canonEvent(input: CanonEventInput): { event: Event; markets: Market[] } {
+  const { event, overrides } = input;
+  const venue = event.venue ?? input.markets[0]?.market.platform ?? 'venue_a';
+  const children: BundleChild[] = input.markets.map(({ market, facts }) => ({
+    market,
+    facts,
+    claim: claimKeyOf(market, facts),
+  }));
+  const bundle = bundleTypeOf(children);
+  const reference = resolutionReferenceOf(children, bundle);
+  const prices = new Map([...input.marks].map(([id, m]) => [id, m.last_price] as const));
+  const ladder = ladderDistributionOf(children, bundle, prices);
+  const eventOverride = event.platform_event_id
+    ? overrides.events.get(`${venue}:${event.platform_event_id}`)
+    : undefined;
+
+  const markets: Market[] = children.map(({ market, claim }) => {
+    const fp: FieldProvenance = { ...market.field_provenance };
+    const under = underlyingReferenceOf(reference, market, bundle);
+    const tags = new Set(entityTagsOf(`${market.question_raw ?? ''} ${market.group_item_title ?? ''}`));
+    const out: Market = { ...market, underlying_reference: under.value };
+    if (under.source) fp.underlying_reference = { source: under.source, rule: 'canon.underlying_reference' };
+    if (claim.status === 'keyed') {
+      const k = claim.key;
+      Object.assign(out, {
+        threshold: k.threshold,
+        direction: k.direction,
+        settlement_style: k.settlement_style,
+        question_id: questionIdFor(claim.normalized),
+        question_id_reason: null,
+        claim_key: { ...k, normalized: claim.normalized },
+      });
+      for (const f of ['threshold', 'direction', 'settlement_style', 'question_id', 'claim_key'] as const)
+        fp[f] = derived(`canon.${f}`);
+    } else {
+      Object.assign(out, { question_id: null, question_id_reason: claim.reason, claim_key: null });
+      fp.question_id = derived('canon.question_id', claim.reason);
+      fp.question_id_reason = derived('canon.question_id');
+    }
+    fp.tags = derived('canon.entity_tags');
+    const mo = overrides.markets.get(`${market.platform}:${market.platform_market_id}`);
+    if (mo) {
+      if (mo.analyst_notes) {
+        out.analyst_notes = mo.analyst_notes;
+        fp.analyst_notes = editorial(`override:${mo.id}`, mo.why);
+      }
+      if (mo.source_of_record) {
+        out.source_of_record = mo.source_of_record;
+        fp.source_of_record = editorial(`override:${mo.id}`, mo.why);
+      }
+      if (mo.tags) {
+        for (const t of mo.tags) tags.add(t);
+        fp.tags = editorial(`override:${mo.id}`, mo.why);
+      }
+    }
+    out.tags = [...tags].sort();
+    out.field_provenance = fp;
+    return out;
+  });
+
+  const efp: FieldProvenance = { ...event.field_provenance };
+  const eventTags = new Set(entityTagsOf(event.question));
+  for (const m of markets) for (const t of m.tags) eventTags.add(t);
+  const next: Event = {
+    ...event,
+    question: normalizeQuestion(event.question),
+    bundle_type: bundle,
+    resolution_reference: reference,
+    event_type: markets.every((m) => m.contract_type === 'binary') ? 'BINARY' : 'MIXED',
+    ladder_distribution: ladder.distribution,
+    ladder_distribution_reason: ladder.reason,
+  };
+  efp.question = derived('canon.question');
+  efp.bundle_type = derived('canon.bundle_type');
+  efp.resolution_reference = derived('canon.resolution_reference');
+  efp.event_type = derived('canon.event_type');
+  efp.ladder_distribution = derived('canon.ladder_distribution', ladder.reason ?? undefined);
+  efp.ladder_distribution_reason = derived('canon.ladder_distribution');
+  efp.tags = derived('canon.entity_tags');
+
+  // Primary market: an override lock wins, then a lock already stored, then the documented rule.
+  const byNative = new Map(markets.map((m) => [m.platform_market_id, m.market_id] as const));
+  const overridePrimary = eventOverride?.primary_market ? byNative.get(eventOverride.primary_market) : undefined;
+  const ids = new Set(markets.map((m) => m.market_id));
+  if (eventOverride && overridePrimary) {
+    next.primary_market_id = overridePrimary;
+    next.primary_market_locked = eventOverride.lock === true;
+    efp.primary_market_id = editorial(`override:${eventOverride.id}`, eventOverride.why);
+    efp.primary_market_locked = editorial(`override:${eventOverride.id}`, eventOverride.why);
+  } else if (event.primary_market_locked && event.primary_market_id && ids.has(event.primary_market_id)) {
+    efp.primary_market_id = efp.primary_market_id ?? editorial('canon.primary_market.locked', 'locked before this run');
+  } else {
+    next.primary_market_id = primaryMarketOf(markets, input.marks);
+    next.primary_market_locked = false;
+    efp.primary_market_id = derived(
+      'canon.primary_market',
+      'highest 24h volume among open markets; ties by liquidity, then market_id',
+    );
+    efp.primary_market_locked = derived('canon.primary_market');
+  }
+  if (eventOverride) {
+    if (eventOverride.editorial_notes) {
+      next.editorial_notes = eventOverride.editorial_notes;
+      efp.editorial_notes = editorial(`override:${eventOverride.id}`, eventOverride.why);
+    }
+    if (eventOverride.category) {
+      next.category = eventOverride.category;
+      efp.category = editorial(`override:${eventOverride.id}`, eventOverride.why);
+    }
+    if (eventOverride.tags) {
+      for (const t of eventOverride.tags) eventTags.add(t);
+      efp.tags = editorial(`override:${eventOverride.id}`, eventOverride.why);
+    }
+  }
+  next.tags = [...eventTags].sort();
+  next.field_provenance = efp;
+  return { event: next, markets };
+}

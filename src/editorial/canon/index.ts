@@ -1,0 +1,23 @@
+/**
+ * Canon (issue 6): canonical events, bundles, claim keys, question_id and cross-venue links.
+ * Pure functions: no I/O, no clock. The pipeline calls `canonEvent` per event, then
+ * `linkAcrossVenues` once over every market of the run.
+ */
+export type { BundleChild } from './bundle.ts';
+export { bundleTypeOf, ladderDistributionOf, resolutionReferenceOf, underlyingReferenceOf } from './bundle.ts';
+export type { CanonEventInput } from './canon-event.ts';
+export { canonEvent, entityTagsOf, normalizeQuestion } from './canon-event.ts';
+export type { ClaimKey, ClaimKeyResult, ThresholdOp } from './claim-key.ts';
+export { claimKeyOf, normalizeClaimKey, questionIdOf } from './claim-key.ts';
+export type { Horizon } from './horizon.ts';
+export { easternOffsetHours, horizonOf } from './horizon.ts';
+export type { CrossVenueLink, LinkKind } from './link.ts';
+export { crossVenueLinks, linkAcrossVenues } from './link.ts';
+export type { NativeRecord } from './native.ts';
+export { blankEvent, nativeRecordsOf } from './native.ts';
+export type { EventOverride, MarketOverride, Overrides } from './overrides.ts';
+export { CHECKED_IN_OVERRIDES, NO_OVERRIDES, parseOverrides } from './overrides.ts';
+export type { MarkSummary } from './primary.ts';
+export { primaryMarketOf } from './primary.ts';
+export type { Entity, Registry } from './registry.ts';
+export { buildRegistry, REGISTRY } from './registry.ts';

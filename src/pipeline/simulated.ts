@@ -1,0 +1,150 @@
+/**
+ * The simulated source (issue 4): generate the universe once (deterministic from its seed), then
+ * ingest it through the real path — for each snapshot date, oldest first, serve that snapshot plus
+ * the shared history through the replay server and run the pipeline with the clock at the
+ * snapshot's as-of time. Day-over-day marks, movers and lifecycle entries are then real outputs.
+ */
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Store } from '../store/index.ts';
+import { startReplayServer } from '../venues/index.ts';
+import { afterWriteStage } from './after-write.ts';
+import { runPipeline } from './run.ts';
+import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
+
+export interface SimManifest {
+  seed: number;
+  days: number;
+  as_of: string;
+  snapshots: string[];
+  counts?: Record<string, unknown>;
+}
+
+export interface SimulatedIngestOptions {
+  store: Store;
+  simDir: string;
+  seed: number;
+  /** Days of history to generate when the universe is missing (default 14). */
+  days?: number;
+  /** As-of date of a newly generated universe (default: today, UTC). */
+  asOf?: string;
+  logger: PipelineLogger;
+  onProgress?: ProgressListener;
+  /** Only the snapshots after the newest already-ingested one are run when true (default false). */
+  onlyNew?: boolean;
+  /** Real clock, for the as-of default only. */
+  now?: () => Date;
+}
+
+export interface SimulatedIngestResult {
+  manifest: SimManifest;
+  generated: boolean;
+  runs: RunSummary[];
+}
+
+/** Reads `DIR/manifest.json`, or null when there is none yet. Throws with the path when it is unreadable. */
+export function readManifest(simDir: string): SimManifest | null {
+  const path = join(simDir, 'manifest.json');
+  if (!existsSync(path)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path} is not readable JSON (${(err as Error).message}); delete the folder to regenerate it`);
+  }
+  const m = parsed as Partial<SimManifest>;
+  if (!Array.isArray(m.snapshots) || m.snapshots.length === 0 || typeof m.as_of !== 'string') {
+    throw new Error(`${path} lacks snapshots or as_of; delete the folder to regenerate it`);
+  }
+  return m as SimManifest;
+}
+
+/**
+ * The run clock of one snapshot: the snapshot date at the manifest's as-of time of day (midnight
+ * UTC when the manifest gives a bare date).
+ * @example snapshotClock({ as_of: '2026-03-02T14:00:00Z', … }, '2026-03-01') // '2026-03-01T14:00:00.000Z'
+ */
+export function snapshotClock(manifest: Pick<SimManifest, 'as_of'>, date: string): string {
+  const t = manifest.as_of.indexOf('T');
+  const timeOfDay = t >= 0 ? new Date(manifest.as_of).toISOString().slice(10) : 'T00:00:00.000Z';
+  return new Date(`${date}${timeOfDay}`).toISOString();
+}
+
+type GenerateUniverse = (opts: {
+  outDir: string;
+  seed: number;
+  days: number;
+  asOf: string;
+}) => Promise<unknown> | unknown;
+
+async function generate(options: SimulatedIngestOptions): Promise<void> {
+  // Loaded on demand: the generator is large and only this source needs it.
+  const mod = (await import('../venues/simulate/index.ts')) as { generateUniverse: GenerateUniverse };
+  const asOf = options.asOf ?? (options.now ?? (() => new Date()))().toISOString().slice(0, 10);
+  await mod.generateUniverse({ outDir: options.simDir, seed: options.seed, days: options.days ?? 14, asOf });
+}
+
+/** Generates the universe if missing, then ingests every snapshot, oldest first. */
+export async function ingestSimulated(options: SimulatedIngestOptions): Promise<SimulatedIngestResult> {
+  const { store, logger } = options;
+  const simDir = resolve(options.simDir);
+  let manifest = readManifest(simDir);
+  let generated = false;
+  if (manifest === null) {
+    logger.warn({ sim_dir: simDir, seed: options.seed }, 'generating the SIMULATED universe (no real venue data)');
+    await generate({ ...options, simDir });
+    manifest = readManifest(simDir);
+    if (manifest === null) throw new Error(`the generator wrote no manifest.json into ${simDir}`);
+    generated = true;
+  }
+  const dates = [...manifest.snapshots].sort();
+  let todo = dates;
+  if (options.onlyNew) {
+    const newest = (await store.markDates(1))[0];
+    todo = newest === undefined ? dates : dates.filter((d) => d > newest);
+  }
+  const runs: RunSummary[] = [];
+  for (const [index, date] of todo.entries()) {
+    const at = snapshotClock(manifest, date);
+    const stage = mkdtempSync(join(tmpdir(), 'pmref-sim-'));
+    try {
+      // One folder the replay server can read: this snapshot plus the shared history.
+      symlinkSync(join(simDir, 'snapshots', date), join(stage, 'snapshot'), 'dir');
+      if (existsSync(join(simDir, 'history'))) symlinkSync(join(simDir, 'history'), join(stage, 'history'), 'dir');
+      const server = await startReplayServer({ dir: stage, port: 0, logger });
+      try {
+        logger.info({ snapshot: date, as_of: at, index: index + 1, of: todo.length }, `simulated snapshot ${date}`);
+        const run = { index: index + 1, count: todo.length, label: date };
+        const onProgress = options.onProgress;
+        const summary = await runPipeline({
+          store,
+          source: 'simulated',
+          clock: () => new Date(at),
+          logger,
+          venues: {
+            venue_a: { baseUrl: server.venueAUrl, ratePerSecond: Number.POSITIVE_INFINITY, concurrency: 8, logger },
+            venue_b: {
+              baseUrl: server.venueBUrl,
+              clobBaseUrl: server.clobUrl,
+              ratePerSecond: Number.POSITIVE_INFINITY,
+              concurrency: 8,
+              logger,
+            },
+          },
+          backfill: { maxCalls: null, days: manifest.days, concurrency: 8 },
+          // Spot, catalysts, screens and signals once, after the newest snapshot is written.
+          ...(index === todo.length - 1 ? { afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }) } : {}),
+          ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),
+        });
+        runs.push(summary);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  }
+  return { manifest, generated, runs };
+}

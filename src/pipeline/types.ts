@@ -1,0 +1,68 @@
+/** Shapes the pipeline room shares with its callers (ingest, worker, start). */
+import type { Venue } from '../domain/index.ts';
+import type { PipelineRun, VenueRunSummary } from '../store/index.ts';
+
+/** The logger the pipeline needs; pino satisfies it. */
+export interface PipelineLogger {
+  info(o: object, msg?: string): void;
+  warn(o: object, msg?: string): void;
+  error(o: object, msg?: string): void;
+  debug?(o: object, msg?: string): void;
+}
+
+export type PipelineStage =
+  | 'generate'
+  | 'pull'
+  | 'normalize'
+  | 'editorial'
+  | 'diff'
+  | 'write'
+  | 'backfill'
+  | 'after_write'
+  | 'publish';
+
+/** One progress report: `done` of `total` units of `stage` (units differ per stage). */
+export interface ProgressEvent {
+  stage: PipelineStage;
+  done: number;
+  total: number;
+  /** Set when a multi-run ingest (the simulated source) reports which run this is. */
+  run?: { index: number; count: number; label: string };
+}
+export type ProgressListener = (event: ProgressEvent) => void;
+
+/** What one run reports (also stored as the `pipeline_runs` summary). `--json` prints this. */
+export interface RunSummary {
+  venues: Record<Venue, VenueRunSummary>;
+  /** Log entries appended by this run. */
+  log_entries: number;
+  /** Marks written for today (fresh + carried forward). */
+  marks: number;
+  duration_ms: number;
+  /** The generation this run published. */
+  generation: number;
+  run_id: number;
+  status: PipelineRun['status'];
+  source: string;
+  /** The run clock: every record written carries this time. */
+  as_of: string;
+  events_written: number;
+  markets_written: number;
+  marks_carried_forward: number;
+  /** Events the editorial layer threw on (see `fallbacks`). */
+  editorial_failures: number;
+  backfill: {
+    targets: number;
+    calls: number;
+    marks: number;
+    markets_with_history: number;
+    skipped: Partial<Record<Venue, string>>;
+    pending: number;
+  } | null;
+  /** Everything the run fell back to, in words (a failed venue, carried marks, skipped history). */
+  fallbacks: string[];
+  /** Wall time per stage (pull, load_stored, normalize, editorial, diff_and_marks, write, backfill…). */
+  timings_ms?: Record<string, number>;
+  /** Extra keys from the after-write stage (signals, catalysts…), when one ran. */
+  after_write?: Record<string, unknown>;
+}

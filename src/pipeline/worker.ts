@@ -1,0 +1,147 @@
+/**
+ * The worker (DESIGN.md §2): runs a pipeline at start when the store is empty or older than the
+ * refresh interval, then hourly at minute 0 (UTC). Runs never overlap. On PostgreSQL only the process
+ * holding the leader advisory lock runs pipelines; the others stay idle and try again each hour.
+ */
+import { Cron } from 'croner';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/index.ts';
+import { type IngestResult, type IngestSource, runIngest } from './ingest.ts';
+import { type LeaderLock, postgresLeaderLock } from './leader.ts';
+import type { PipelineLogger, ProgressListener } from './types.ts';
+
+const LEADER_LOCK = 'pmref-worker';
+const HOURLY = '0 * * * *';
+
+export interface WorkerOptions {
+  store: Store;
+  config: Config;
+  logger: PipelineLogger;
+  /** Called after every run that published (e.g. to rebuild the read model in-process). */
+  onRun?: (result: IngestResult) => void | Promise<void>;
+  onProgress?: ProgressListener;
+  /** Wall clock (tests inject one). */
+  clock?: () => Date;
+  /** Cron pattern of the refresh (default hourly at minute 0). */
+  schedule?: string;
+  /**
+   * Who leads. Default: on PostgreSQL an advisory lock on a dedicated connection; on SQLite (one
+   * process by design) this worker always leads.
+   */
+  leaderLock?: LeaderLock;
+}
+
+export interface Worker {
+  /** Runs a pipeline now (or joins the one running). Null when another process leads. */
+  runNow(): Promise<IngestResult | null>;
+  /** The start-up run (null when the store was fresh enough or another process leads). */
+  initial: Promise<IngestResult | null>;
+  /** When the next scheduled refresh fires. */
+  nextRun(): Date | null;
+  /** Stops the schedule and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/** True when the store has no catalog yet or its last run finished longer ago than the refresh interval. */
+export async function isStale(
+  store: Store,
+  refreshMinutes: number,
+  now: Date,
+): Promise<{ stale: boolean; why: string }> {
+  const counts = await store.counts();
+  if (counts.markets === 0) return { stale: true, why: 'the store is empty' };
+  const last = await store.lastRun();
+  const finished = last?.finished_at ?? null;
+  if (finished === null) return { stale: true, why: 'no finished pipeline run on record' };
+  const ageMin = (now.getTime() - Date.parse(finished)) / 60_000;
+  return ageMin > refreshMinutes
+    ? { stale: true, why: `the last run finished ${Math.round(ageMin)} min ago (refresh every ${refreshMinutes} min)` }
+    : { stale: false, why: `the last run finished ${Math.round(ageMin)} min ago` };
+}
+
+/**
+ * Starts the worker. The source is PMREF_SOURCE; with `auto`, a store that already holds simulated
+ * data stays simulated (live data is never mixed into a simulated catalog), and an empty store
+ * probes the live venues once. A simulated store's hourly refresh ingests only snapshots it lacks.
+ * @example const worker = startWorker({ store, config, logger }); await worker.initial; … await worker.stop();
+ */
+export function startWorker(options: WorkerOptions): Worker {
+  const { store, config, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  let running: Promise<IngestResult | null> | null = null;
+  let source: IngestSource | 'auto' | null = config.PMREF_SOURCE === 'auto' ? null : config.PMREF_SOURCE;
+
+  const lock: LeaderLock | null =
+    options.leaderLock ??
+    (store.engine === 'postgres' ? postgresLeaderLock(config.PMREF_DB_URL, LEADER_LOCK, logger) : null);
+  const lead = async (): Promise<boolean> => (lock ? lock.acquire() : true);
+
+  const chooseSource = async (): Promise<IngestSource | 'auto'> => {
+    if (source !== null) return source;
+    const last = await store.lastRun();
+    if (last && ['live', 'simulated'].includes(last.source) && (await store.counts()).markets > 0) {
+      source = last.source as IngestSource;
+      logger.info({ source }, `PMREF_SOURCE=auto: the store holds ${source} data; keeping that source`);
+      return source;
+    }
+    return 'auto';
+  };
+
+  const once = async (): Promise<IngestResult | null> => {
+    if (!(await lead())) {
+      logger.info({ lock: LEADER_LOCK }, 'another worker leads; skipping this refresh');
+      return null;
+    }
+    const chosen = await chooseSource();
+    const result = await runIngest({
+      store,
+      config,
+      source: chosen,
+      logger,
+      clock,
+      onlyNewSnapshots: chosen === 'simulated',
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    source = result.source;
+    if (result.runs.length === 0) {
+      logger.info({ source: result.source }, 'simulated universe is static: no new snapshot to ingest');
+    }
+    if (result.runs.length > 0) await options.onRun?.(result);
+    return result;
+  };
+
+  const runNow = (): Promise<IngestResult | null> => {
+    if (running) return running;
+    running = once()
+      .catch((err: unknown) => {
+        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'pipeline run failed');
+        return null;
+      })
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+
+  const job = new Cron(options.schedule ?? HOURLY, { timezone: 'UTC', protect: true }, async () => {
+    await runNow();
+  });
+
+  const initial = (async () => {
+    const { stale, why } = await isStale(store, config.PMREF_REFRESH_MINUTES, clock());
+    logger.info({ stale, next_refresh: job.nextRun()?.toISOString() ?? null }, `worker start: ${why}`);
+    return stale ? runNow() : null;
+  })();
+
+  return {
+    runNow,
+    initial,
+    nextRun: () => job.nextRun(),
+    async stop() {
+      job.stop();
+      await initial.catch(() => null);
+      if (running) await running;
+      await lock?.release();
+    },
+  };
+}

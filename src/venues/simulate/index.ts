@@ -1,0 +1,4 @@
+/** The simulated universe generator (issue 4): what leaves `src/venues/simulate/`. */
+export { type GenerateOptions, type GenerateProgress, generateUniverse } from './generate.ts';
+export type { Manifest, TrapKind, TruthPair } from './model.ts';
+export { TARGETS } from './plan.ts';

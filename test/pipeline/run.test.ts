@@ -1,0 +1,162 @@
+// A pipeline run over replayed venue folders is idempotent and appends exactly the lifecycle entries that the venues' changes imply.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveEvent, linkAcrossVenues } from '../../src/editorial/index.ts';
+import type { Store } from '../../src/store/index.ts';
+import { DAY1, DAY1_AT, DAY2, DAY2_AT, runOn, tempStore } from './harness.ts';
+
+let store: Store;
+let dispose: () => Promise<void>;
+beforeEach(async () => {
+  ({ store, dispose } = await tempStore());
+});
+afterEach(async () => {
+  await dispose();
+});
+
+const nativeOf = async () => new Map((await store.listMarkets()).map((m) => [m.market_id, m.platform_market_id]));
+
+describe('runPipeline over replay folders', () => {
+  it('stores every in-scope record, counts the rest with a reason, and publishes a generation', async () => {
+    const summary = await runOn(store, DAY1, DAY1_AT);
+    expect(summary.venues).toEqual({
+      venue_a: { pulled: 5, stored: 4, out_of_scope: { 'category:sports': 1 }, rejected: {}, error: null },
+      venue_b: { pulled: 3, stored: 3, out_of_scope: {}, rejected: {}, error: null },
+    });
+    expect(summary).toMatchObject({ status: 'ok', generation: 1, marks: 7, log_entries: 2, markets_written: 7 });
+    expect(await store.counts()).toMatchObject({ events: 5, markets: 7 });
+    const run = await store.lastRun();
+    expect(run).toMatchObject({ status: 'ok', generation: 1, source: 'replay' });
+    expect(run?.summary.venues?.venue_a?.stored).toBe(4);
+  });
+
+  it('is idempotent: the same input again appends nothing and leaves events and markets identical', async () => {
+    await runOn(store, DAY1, DAY1_AT);
+    const events = await store.listEvents();
+    const markets = await store.listMarkets();
+    const log = await store.listLog();
+    const later = new Date(Date.parse(DAY1_AT) + 3_600_000).toISOString();
+    const again = await runOn(store, DAY1, later);
+    expect(again).toMatchObject({ log_entries: 0, events_written: 0, markets_written: 0, status: 'ok', generation: 2 });
+    expect(await store.listEvents()).toEqual(events);
+    expect(await store.listMarkets()).toEqual(markets);
+    expect(await store.listLog()).toEqual(log);
+    // The hourly rerun overwrote today's marks instead of adding rows.
+    const today = await store.listMarks({ snapshotDates: ['2026-03-01'] });
+    expect(today).toHaveLength(7);
+    expect(today.every((m) => m.snapshot_at === later)).toBe(true);
+  });
+
+  it('logs a first-seen settled market once, with the venue settlement time', async () => {
+    await runOn(store, DAY1, DAY1_AT);
+    const natives = await nativeOf();
+    const log = (await store.listLog()).map((e) => ({ ...e, market: natives.get(e.market_id) }));
+    expect(log.map((e) => [e.market, e.event_type, e.from_value, e.to_value, e.occurred_basis, e.occurred_at])).toEqual(
+      [
+        ['PMCPI-26JAN-T1', 'status_change', null, 'resolved', 'first_observed', DAY1_AT],
+        ['PMCPI-26JAN-T1', 'resolved', null, 'YES', 'venue_settlement', '2026-02-12T14:00:00.000Z'],
+      ],
+    );
+  });
+
+  it('turns a second folder with closed, resolved and edited markets into exactly the expected entries', async () => {
+    await runOn(store, DAY1, DAY1_AT);
+    const before = (await store.listLog()).length;
+    const summary = await runOn(store, DAY2, DAY2_AT);
+    const natives = await nativeOf();
+    const added = (await store.listLog()).slice(before);
+    expect(summary.log_entries).toBe(added.length);
+    const rows = added.map((e) => [
+      natives.get(e.market_id),
+      e.event_type,
+      e.from_value,
+      e.to_value,
+      e.occurred_basis,
+      e.occurred_at,
+    ]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['PMCPI-26FEB-T1', 'status_change', 'open', 'closed', 'deadline', '2026-03-01T20:00:00.000Z'],
+        ['PMCPI-26FEB-T2', 'rule_change', null, null, 'first_observed', DAY2_AT],
+        ['PMGOLD-26MAR01-3000', 'status_change', 'open', 'resolved', 'venue_settlement', '2026-03-01T21:00:00.000Z'],
+        ['PMGOLD-26MAR01-3000', 'resolved', 'open', 'NO', 'venue_settlement', '2026-03-01T21:00:00.000Z'],
+        ['0xaaa1', 'status_change', 'open', 'resolved', 'venue_settlement', '2026-03-01T22:00:00.000Z'],
+        ['0xaaa1', 'resolved', 'open', 'YES', 'venue_settlement', '2026-03-01T22:00:00.000Z'],
+        ['0xaaa2', 'rule_change', null, null, 'first_observed', DAY2_AT],
+      ]),
+    );
+    expect(rows).toHaveLength(7);
+    const t2 = added.find((e) => natives.get(e.market_id) === 'PMCPI-26FEB-T2');
+    expect(t2?.diff).toEqual({
+      resolution_rules_raw: {
+        before: expect.stringContaining('is above 3.5%, then'),
+        after: expect.stringContaining('is strictly above 3.5% (seasonally adjusted), then'),
+      },
+    });
+    const gold = added.find((e) => natives.get(e.market_id) === 'PMGOLD-26MAR01-3000' && e.event_type === 'resolved');
+    expect(gold?.diff).toMatchObject({ final_price: 0 });
+    expect(added.every((e) => e.source === 'platform_api' && e.source_ref === null && e.recorded_at === DAY2_AT)).toBe(
+      true,
+    );
+
+    // Running day 2 again appends nothing more.
+    expect((await runOn(store, DAY2, DAY2_AT)).log_entries).toBe(0);
+  });
+
+  it('backfills past dates from venue history, one mark per date, without touching today', async () => {
+    const summary = await runOn(store, DAY1, DAY1_AT);
+    expect(summary.backfill).toMatchObject({ marks: 5, markets_with_history: 2, pending: 0, skipped: {} });
+    const natives = await nativeOf();
+    const marks = await store.listMarks();
+    const dates = (native: string) =>
+      marks.filter((m) => natives.get(m.market_id) === native).map((m) => [m.snapshot_date, m.yes_last_price]);
+    expect(dates('PMCPI-26FEB-T1')).toEqual([
+      ['2026-02-27', 0.35],
+      ['2026-02-28', 0.37],
+      ['2026-03-01', 0.41],
+    ]);
+    expect(dates('0xaaa1')).toEqual([
+      ['2026-02-26', 0.22],
+      ['2026-02-27', 0.25],
+      ['2026-02-28', 0.28],
+      ['2026-03-01', 0.3],
+    ]);
+    // A market already marked is not fetched again on the next run.
+    expect((await runOn(store, DAY1, DAY2_AT)).backfill).toBeNull();
+  });
+
+  it('writes no history marks when the venue has no history for the markets', async () => {
+    const summary = await runOn(store, DAY2, DAY1_AT);
+    expect(summary.status).toBe('ok');
+    expect(summary.backfill).toMatchObject({ marks: 0, pending: 0 });
+    expect(summary.backfill?.calls).toBeGreaterThan(0);
+  });
+
+  it('survives an editorial fault without losing data: stored records kept, new ones stored as normalized', async () => {
+    const failingB = {
+      deriveEvent: (input: Parameters<typeof deriveEvent>[0]) => {
+        if (input.event.venue === 'venue_b') throw new Error('boom in editorial');
+        return deriveEvent(input);
+      },
+      linkAcrossVenues,
+    };
+    const first = await runOn(store, DAY1, DAY1_AT, { editorial: failingB });
+    expect(first.venues.venue_b).toMatchObject({ stored: 3, rejected: {} });
+    expect(first.editorial_failures).toBe(2);
+    expect(first.fallbacks.join('\n')).toMatch(
+      /editorial failed on 2 events \(3 markets; first error: boom in editorial\)/,
+    );
+    expect((await store.listMarkets({ venue: 'venue_b' })).length).toBe(3);
+
+    await runOn(store, DAY1, DAY1_AT);
+    const storedB = await store.listMarkets({ venue: 'venue_b' });
+    const before = (await store.listLog()).length;
+    const second = await runOn(store, DAY2, DAY2_AT, { editorial: failingB });
+    expect(await store.listMarkets({ venue: 'venue_b' })).toEqual(storedB);
+    const natives = await nativeOf();
+    const added = (await store.listLog()).slice(before).map((e) => natives.get(e.market_id));
+    expect(added.every((n) => n?.startsWith('PM'))).toBe(true);
+    expect(second.log_entries).toBe(4);
+    const todayB = await store.listMarks({ snapshotDates: ['2026-03-02'], marketIds: storedB.map((m) => m.market_id) });
+    expect(todayB.map((m) => m.mark_method)).toEqual(['venue_snapshot', 'venue_snapshot', 'venue_snapshot']);
+  });
+});

@@ -1,0 +1,56 @@
+// A simulated ingest runs the real pipeline once per snapshot day, oldest first, at that day's clock, so day-over-day marks and log entries are real outputs.
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestSimulated, readManifest, snapshotClock } from '../../src/pipeline/simulated.ts';
+import type { Store } from '../../src/store/index.ts';
+import { DAY1, DAY2, memoryLogger, tempStore } from './harness.ts';
+
+let store: Store;
+let dispose: () => Promise<void>;
+let simDir: string;
+beforeEach(async () => {
+  ({ store, dispose } = await tempStore());
+  // A two-day universe in the generator's layout, made of the pipeline fixtures.
+  simDir = mkdtempSync(join(tmpdir(), 'pmref-simdir-'));
+  cpSync(DAY1, join(simDir, 'snapshots', '2026-03-01'), { recursive: true, filter: (p) => !p.includes('history') });
+  cpSync(DAY2, join(simDir, 'snapshots', '2026-03-02'), { recursive: true });
+  cpSync(join(DAY1, 'history'), join(simDir, 'history'), { recursive: true });
+  writeFileSync(
+    join(simDir, 'manifest.json'),
+    JSON.stringify({ seed: 7, days: 14, as_of: '2026-03-02', snapshots: ['2026-03-02', '2026-03-01'], counts: {} }),
+  );
+});
+afterEach(async () => {
+  await dispose();
+  rmSync(simDir, { recursive: true, force: true });
+});
+
+describe('snapshotClock', () => {
+  it('runs a bare-date snapshot at midnight UTC and keeps a given time of day', () => {
+    expect(snapshotClock({ as_of: '2026-03-02' }, '2026-03-01')).toBe('2026-03-01T00:00:00.000Z');
+    expect(snapshotClock({ as_of: '2026-03-02T14:30:00Z' }, '2026-03-01')).toBe('2026-03-01T14:30:00.000Z');
+  });
+});
+
+describe('ingestSimulated', () => {
+  it('ingests each snapshot oldest first and lets the second day produce the lifecycle entries', async () => {
+    const result = await ingestSimulated({ store, simDir, seed: 7, logger: memoryLogger() });
+    expect(result.generated).toBe(false);
+    expect(result.runs.map((r) => [r.as_of, r.source, r.status, r.generation])).toEqual([
+      ['2026-03-01T00:00:00.000Z', 'simulated', 'ok', 1],
+      ['2026-03-02T00:00:00.000Z', 'simulated', 'ok', 2],
+    ]);
+    expect(result.runs[1]?.log_entries).toBe(7);
+    expect(await store.markDates()).toEqual(['2026-03-02', '2026-03-01', '2026-02-28', '2026-02-27', '2026-02-26']);
+    // Only new snapshots on a later call (the worker's hourly refresh on a static universe).
+    const again = await ingestSimulated({ store, simDir, seed: 7, logger: memoryLogger(), onlyNew: true });
+    expect(again.runs).toEqual([]);
+  });
+
+  it('says what to fix when the manifest is unreadable', () => {
+    writeFileSync(join(simDir, 'manifest.json'), '{"seed": 1');
+    expect(() => readManifest(simDir)).toThrow(/manifest\.json is not readable JSON .*delete the folder to regenerate/);
+  });
+});

@@ -1,0 +1,77 @@
+// The worker runs at start only when the store is empty or stale, never runs two pipelines at once, and runs nothing when another process leads.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { isStale, startWorker } from '../../src/pipeline/worker.ts';
+import type { Store } from '../../src/store/index.ts';
+import { DAY1, memoryLogger, tempStore } from './harness.ts';
+
+let store: Store;
+let dispose: () => Promise<void>;
+beforeEach(async () => {
+  ({ store, dispose } = await tempStore());
+});
+afterEach(async () => {
+  await dispose();
+});
+
+const config = loadConfig({ PMREF_SOURCE: 'replay', PMREF_REPLAY_DIR: DAY1, PMREF_REFRESH_MINUTES: '60' });
+const NEVER = '0 0 1 1 *'; // keep the schedule out of the test's way
+const at = (iso: string) => () => new Date(iso);
+
+describe('startWorker', () => {
+  it('runs at start on an empty store, not on a fresh one, and again once the store is stale', async () => {
+    const first = startWorker({
+      store,
+      config,
+      logger: memoryLogger(),
+      schedule: NEVER,
+      clock: at('2026-03-01T12:00:00Z'),
+    });
+    const result = await first.initial;
+    expect(result?.runs).toHaveLength(1);
+    expect(result?.runs[0]?.status).toBe('ok');
+    await first.stop();
+
+    expect((await isStale(store, 60, new Date('2026-03-01T12:30:00Z'))).stale).toBe(false);
+    const fresh = startWorker({
+      store,
+      config,
+      logger: memoryLogger(),
+      schedule: NEVER,
+      clock: at('2026-03-01T12:30:00Z'),
+    });
+    expect(await fresh.initial).toBeNull();
+    await fresh.stop();
+
+    const stale = await isStale(store, 60, new Date('2026-03-01T14:00:00Z'));
+    expect(stale).toEqual({ stale: true, why: expect.stringContaining('(refresh every 60 min)') });
+  });
+
+  it('joins a run in progress instead of starting a second one', async () => {
+    const worker = startWorker({
+      store,
+      config,
+      logger: memoryLogger(),
+      schedule: NEVER,
+      clock: at('2026-03-01T12:00:00Z'),
+    });
+    await worker.initial;
+    const a = worker.runNow();
+    const b = worker.runNow();
+    expect(b).toBe(a);
+    await a;
+    expect((await store.lastRun())?.run_id).toBe(2);
+    await worker.stop();
+  });
+
+  it('runs nothing while another process holds the leader lock', async () => {
+    const logger = memoryLogger();
+    const lock = { acquire: async () => false, release: async () => {} };
+    const worker = startWorker({ store, config, logger, schedule: NEVER, leaderLock: lock });
+    expect(await worker.initial).toBeNull();
+    expect(await worker.runNow()).toBeNull();
+    expect(await store.lastRun()).toBeNull();
+    expect(logger.lines.some((l) => l.msg === 'another worker leads; skipping this refresh')).toBe(true);
+    await worker.stop();
+  });
+});
