@@ -1,3 +1,4 @@
+import { benchCommand } from './bench.ts';
 import { canonCommand } from './canon.ts';
 import { gradeCommand } from './grade.ts';
 import { ingestCommand } from './ingest.ts';
@@ -5,19 +6,24 @@ import { migrateCommand } from './migrate.ts';
 import { replayCommand } from './replay.ts';
 import { reportCommand } from './report.ts';
 import { schemasCommand } from './schemas.ts';
+import { serveCommand } from './serve.ts';
 import { simulateCommand } from './simulate.ts';
+import { startCommand } from './start.ts';
 import type { Command } from './types.ts';
 import { workerCommand } from './worker.ts';
 
 /** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
 export const COMMANDS: readonly Command[] = [
-  ingestCommand,
+  startCommand,
+  serveCommand,
   workerCommand,
-  simulateCommand,
+  ingestCommand,
   replayCommand,
+  simulateCommand,
   gradeCommand,
   canonCommand,
   reportCommand,
   migrateCommand,
   schemasCommand,
+  benchCommand,
 ];

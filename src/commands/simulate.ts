@@ -11,6 +11,12 @@ function positiveInt(name: string, value: string | undefined, fallback: number |
   return Number(value);
 }
 
+function isCalendarDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
 /** `pmref simulate`: writes the deterministic simulated universe (issue 4) into a folder. */
 export const simulateCommand: Command = {
   name: 'simulate',
@@ -41,9 +47,10 @@ Options:
     if (values.out === undefined) throw new UsageError('--out is required');
     const seed = positiveInt('seed', values.seed, undefined);
     const days = positiveInt('days', values.days, 14);
+    if (days < 2 || days > 90) throw new UsageError(`--days must be from 2 to 90, got ${days}`);
     const asOf = values['as-of'];
-    if (asOf !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(asOf))
-      throw new UsageError(`--as-of must be YYYY-MM-DD, got '${asOf}'`);
+    if (asOf !== undefined && !isCalendarDay(asOf))
+      throw new UsageError(`--as-of must be a date YYYY-MM-DD, got '${asOf}'`);
     const scale = values.scale === undefined ? 1 : Number(values.scale);
     if (!(scale > 0 && scale <= 1)) throw new UsageError(`--scale must be in (0, 1], got '${values.scale}'`);
     const outDir = resolve(values.out);

@@ -133,12 +133,6 @@ export interface Store extends StoreTx {
     finishedAt: string,
     publish: boolean,
   ): Promise<number>;
-  /**
-   * Leader election for `pmref worker` (DESIGN.md §2). PostgreSQL: `pg_try_advisory_lock` on a
-   * connection held until close; true when this process holds (or already held) the lock. Optional:
-   * an embedded SQLite store has one process and may leave it out (the worker then leads).
-   */
-  tryLeaderLock?(name: string): Promise<boolean>;
   /** The published generation: 0 before the first published run. */
   generation(): Promise<number>;
   /** The most recently started run. */

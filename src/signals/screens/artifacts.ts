@@ -27,8 +27,24 @@ export const SCREEN_CSV_COLUMNS = [
   'screened_at',
 ] as const;
 
+/** What the artifacts read of a market: a stored Market satisfies it, and so does a served market detail mapped back. */
+export type ScreenSubject = Pick<
+  Market,
+  | 'market_id'
+  | 'event_id'
+  | 'platform'
+  | 'platform_market_id'
+  | 'question_raw'
+  | 'status'
+  | 'resolve_at'
+  | 'close_at'
+  | 'source_of_record'
+  | 'resolution_source'
+  | 'eligibility_screens'
+> & { rcg: { grade: string } | null };
+
 export interface ScreenedMarket {
-  market: Market;
+  market: ScreenSubject;
   event: Event | null;
   result: EligibilityScreenResult;
 }
@@ -70,14 +86,14 @@ export interface ScreenDocument {
 const PRE_CATEGORY_REASONS = new Set(['venue_out_of_scope', 'no_resolution_date', 'no_committed_source']);
 
 /** The regime's result on a market, if it was screened under it. */
-export function resultFor(market: Market, regime: string): EligibilityScreenResult | null {
+export function resultFor(market: ScreenSubject, regime: string): EligibilityScreenResult | null {
   return market.eligibility_screens?.find((r) => r.regime === regime) ?? null;
 }
 
 /** Collects the markets screened under a regime, ordered by market id. */
 export function screenedMarkets(
   regime: Regime,
-  markets: readonly Market[],
+  markets: readonly ScreenSubject[],
   eventsById: ReadonlyMap<string, Event>,
 ): ScreenedMarket[] {
   const out: ScreenedMarket[] = [];

@@ -1,4 +1,4 @@
-export type { ScreenDocument, ScreenedMarket } from './artifacts.ts';
+export type { ScreenDocument, ScreenedMarket, ScreenSubject } from './artifacts.ts';
 export { resultFor, SCREEN_CSV_COLUMNS, screenCsv, screenDocument, screenedMarkets } from './artifacts.ts';
 export type { ScreenOutcome } from './evaluate.ts';
 export { evaluateScreen, inRegimeScope } from './evaluate.ts';

@@ -159,10 +159,15 @@ export interface Manifest {
     markets: number;
     venue_a: VenueCounts;
     venue_b: VenueCounts;
+    /** Events per service category (all nine keys present). */
     by_category: Record<string, number>;
+    /** Events per bundle type (all five keys present). */
     by_bundle_type: Record<string, number>;
+    /** truth.json pairs labelled "same". */
     twins: number;
+    /** truth.json pairs labelled "complement". */
     complements: number;
+    /** truth.json pairs labelled "different" (near-miss traps). */
     traps: number;
   };
 }

@@ -72,6 +72,12 @@ function list(names: string[], joiner: 'or' | 'and'): string {
   return `${names.slice(0, -1).join(', ')}, ${joiner} ${names[names.length - 1]}`;
 }
 
+/** "official information from X", unless the prose already says so. */
+function official(plan: SourcePlan): string {
+  const p = prose(plan);
+  return /^(the )?official /i.test(p) ? p : `official information from ${p}`;
+}
+
 function prose(plan: SourcePlan): string {
   // "Nikkei Inc." must not end a sentence as "Nikkei Inc..".
   return (plan.prose ?? plan.authority.name).replace(/\.$/, '');
@@ -114,12 +120,12 @@ export function sourceClause(
         sentence: a
           ? rng.pick([
               `The Source Agency is ${prose(plan)}.`,
-              `Resolution is based on information published by ${prose(plan)} (${auth.url}).`,
+              `Resolution is based on ${/^(the )?official /i.test(prose(plan)) ? '' : 'information published by '}${prose(plan)} (${auth.url}).`,
               `The Source Agency is ${prose(plan)} (${auth.url}).`,
             ])
           : rng.pick([
               `The resolution source for this market will be ${prose(plan)} (${auth.url}).`,
-              `The resolution source for this market is official information from ${prose(plan)}, specifically ${auth.url}.`,
+              `The resolution source for this market is ${official(plan)}, specifically ${auth.url}.`,
             ]),
         seriesSources: [auth],
         resolutionSource: rs(auth.url),
@@ -157,7 +163,7 @@ export function sourceClause(
         sentence: a
           ? `The primary source is ${prose(plan)}; however, a consensus of credible reporting may also be used.`
           : rng.pick([
-              `The primary resolution source for this market will be official information from ${prose(plan)}, however a consensus of credible reporting may also be used.`,
+              `The primary resolution source for this market will be ${official(plan)}, however a consensus of credible reporting may also be used.`,
               `This market's primary resolution source will be ${prose(plan)}, however a consensus of credible reporting will also be used.`,
             ]),
         seriesSources: [auth],

@@ -61,6 +61,24 @@ const MODELS = [
   'Veo 5',
 ];
 const AI_LABS = ['OpenAI', 'Google', 'Anthropic', 'xAI', 'Meta', 'DeepSeek', 'Mistral', 'Alibaba', 'Moonshot', 'Zhipu'];
+const LABS: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/^(GPT|Sora|OpenAI)/, 'OpenAI', 'https://openai.com/news'],
+  [/^(Gemini|Veo|Google)/, 'Google DeepMind', 'https://deepmind.google/discover/blog/'],
+  [/^(Claude|Anthropic)/, 'Anthropic', 'https://www.anthropic.com/news'],
+  [/^(Grok|xAI)/, 'xAI', 'https://x.ai/news'],
+  [/^Llama/, 'Meta', 'https://ai.meta.com/blog/'],
+  [/^DeepSeek/, 'DeepSeek', 'https://api-docs.deepseek.com/news'],
+  [/^Mistral/, 'Mistral AI', 'https://mistral.ai/news'],
+  [/^Qwen/, 'Alibaba Qwen', 'https://qwenlm.github.io/blog/'],
+  [/^Kimi/, 'Moonshot AI', 'https://www.moonshot.ai'],
+];
+
+/** The developer behind a model or lab name, with its announcements page. */
+function labOf(name: string): { name: string; url: string } {
+  const hit = LABS.find(([re]) => re.test(name));
+  return hit ? { name: hit[1], url: hit[2] } : { name, url: 'https://lmarena.ai' };
+}
+
 export const HAPPENINGS_COMPANIES: readonly HappeningSpec[] = [
   {
     id: 'ceo_out',
@@ -195,10 +213,10 @@ export const HAPPENINGS_TECH: readonly HappeningSpec[] = [
     condition: '{s} is made publicly available to general users',
     question: '{s} released {d}?',
     eventTitle: 'When will {s} be released?',
-    plan: (s: string) => ({
-      authority: { name: `the developer of ${s}`, url: 'https://lmarena.ai' },
-      prose: `official information from the developer of ${s}`,
-    }),
+    plan: (s: string) => {
+      const lab = labOf(s);
+      return { authority: { name: lab.name, url: lab.url }, prose: `official information from ${lab.name}` };
+    },
     hazard: 0.15,
   },
   {
@@ -241,10 +259,10 @@ export const HAPPENINGS_TECH: readonly HappeningSpec[] = [
     condition: '{s} publicly announces that it has achieved artificial general intelligence',
     question: 'Will {s} announce AGI {d}?',
     eventTitle: '{s} announces AGI?',
-    plan: (s: string) => ({
-      authority: { name: s, url: 'https://openai.com/news' },
-      prose: `official information from ${s}`,
-    }),
+    plan: (s: string) => {
+      const lab = labOf(s);
+      return { authority: { name: s, url: lab.url }, prose: `official information from ${s}` };
+    },
     hazard: 0.01,
   },
 ];

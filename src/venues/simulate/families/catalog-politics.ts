@@ -122,6 +122,7 @@ export const ELECTION_WINNER: ChoiceSpec = {
   plan: ELECTION,
   deadlineMonths: 6,
   kit: { fixed: 'quorum' },
+  augmentable: true,
 };
 export const FOREIGN_ELECTION: ChoiceSpec = {
   id: 'foreign_election',
@@ -131,7 +132,7 @@ export const FOREIGN_ELECTION: ChoiceSpec = {
   tags: ['Politics', 'Global Elections'],
   contests: COUNTRIES.map((c) => `next head of government of ${c}`),
   outcomes: CANDIDATES,
-  condition: '{o} is the next person to be sworn in as {c}',
+  condition: '{o} is the next person to be sworn in as the {c}',
   question: 'Will {o} be the {c}?',
   eventTitle: 'Who will be the {c}?',
   plan: {

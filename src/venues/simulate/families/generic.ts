@@ -176,7 +176,7 @@ export function choice(ctx: FamilyCtx, spec: ChoiceSpec, opts: ChoiceOpts = {}):
   const contest =
     opts.contest ?? (monthly ? contestBase.replace('{m}', `${monthName(deadline)} ${year(deadline)}`) : contestBase);
   const a = ctx.venue === 'venue_a';
-  const augmented = !a && (opts.augmented ?? (spec.augmentable === true && ctx.rng.chance(0.6)));
+  const augmented = !a && (opts.augmented ?? (spec.augmentable === true && ctx.rng.chance(0.8)));
   let outcomes = opts.outcomes ?? ctx.rng.sample(spec.outcomes, Math.max(2, ctx.size - (augmented ? 3 : 0)));
   if (augmented && !opts.outcomes) outcomes = [...outcomes, 'Person A', 'Person B', 'Other'];
   const kit = new EventKit(ctx, spec.plan, { eventLike: spec.numeric !== true, ...(spec.kit ?? {}) });
@@ -185,7 +185,10 @@ export function choice(ctx: FamilyCtx, spec: ChoiceSpec, opts: ChoiceOpts = {}):
   const markets = outcomes.map((o, i): MarketDraft => {
     const placeholder = /^Person [A-Z]$/.test(o);
     const t = kit.text({
-      condition: spec.condition.replaceAll('{o}', o).replaceAll('{c}', contest),
+      // The catch-all outcome of an augmented bundle reads as "someone else", as on the venue.
+      condition: spec.condition
+        .replaceAll('{o}', o === 'Other' ? 'an outcome not listed in this market group' : o)
+        .replaceAll('{c}', contest),
       // A contest named by its month already carries its date.
       when: a && !monthly ? `before ${shortDate(deadline + DAY_MS)}` : '',
       extras: [
@@ -204,7 +207,9 @@ export function choice(ctx: FamilyCtx, spec: ChoiceSpec, opts: ChoiceOpts = {}):
     return {
       key,
       // venue_a titles every outcome market with the event question (the outcome is the yes_sub_title).
-      title: (a ? spec.eventTitle : spec.question).replaceAll('{o}', o).replaceAll('{c}', contest),
+      title: (a ? spec.eventTitle : spec.question)
+        .replaceAll('{o}', o === 'Other' ? 'someone else' : o)
+        .replaceAll('{c}', contest),
       sub: o,
       strike: a ? { type: 'custom', custom: { Individual: o } } : null,
       ...t,

@@ -1,0 +1,199 @@
+/**
+ * `pmref bench`: measures the REST face on an existing store (the full simulated universe: run
+ * `pmref ingest --source simulated` first). For each endpoint, autocannon runs in a separate process against
+ * the real app, then against a bare node:http server that answers the very same bytes (the ceiling), at 32
+ * connections. Writes bench/results.json.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../config.ts';
+import { buildApp, defaultLimits, memoryMeter } from '../http/index.ts';
+import { ReadModelHolder } from '../serve/index.ts';
+import { openStore } from '../store/index.ts';
+import { type Command, parseFlags, UsageError } from './types.ts';
+
+interface Target {
+  name: string;
+  path: string;
+}
+
+interface CannonResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function listenOn(server: Server): Promise<number> {
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      ok(typeof a === 'object' && a ? a.port : 0);
+    }),
+  );
+}
+
+/** Runs autocannon in a child process (so the load generator does not share the server's event loop). */
+function cannon(url: string, connections: number, seconds: number): Promise<CannonResult> {
+  const bin = resolve('node_modules/autocannon/autocannon.js');
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [bin, '-c', String(connections), '-d', String(seconds), '-j', url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on('exit', (code) => {
+      if (code !== 0) return fail(new Error(`autocannon exited ${code}: ${err}`));
+      const r = JSON.parse(out) as {
+        requests: { average: number };
+        latency: { p50: number; p99: number };
+        non2xx: number;
+      };
+      ok({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
+    });
+  });
+}
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'benchmark the REST API against a bare node:http ceiling (writes bench/results.json)',
+  usage: `
+Usage: pmref bench [--duration S] [--connections N] [--out FILE]
+
+Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
+'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
+against the app and then against a bare node:http server answering the same bytes (the ceiling).
+Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event nearest 30 markets),
+/v1/markets/{id}. Defaults: --duration 8, --connections 32, --out bench/results.json.
+`,
+  async run(args) {
+    const { values } = parseFlags(args, {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      out: { type: 'string' },
+    });
+    const seconds = Number(values.duration ?? 8);
+    const connections = Number(values.connections ?? 32);
+    if (!(seconds > 0) || !(connections > 0)) throw new UsageError('--duration and --connections must be positive');
+    const config = loadConfig();
+    const store = await openStore(config.PMREF_DB_URL);
+    await store.migrate();
+    const counts = await store.counts();
+    if ((await store.generation()) === 0 || counts.events === 0) {
+      await store.close();
+      process.stderr.write(
+        `pmref bench: the store ${config.PMREF_DB_URL} is empty (no published run).\n` +
+          'Fill it first: PMREF_DB_URL=… node bin/pmref.js ingest --source simulated\n',
+      );
+      return 1;
+    }
+    const origin = 'http://127.0.0.1';
+    const holder = await ReadModelHolder.create(store, { origin, clock: () => new Date() });
+    const model = holder.current();
+    const app = await buildApp({
+      store,
+      readModel: holder,
+      config: { origin, trustProxy: false, refreshMinutes: config.PMREF_REFRESH_MINUTES },
+      // The load comes from one IP: lift the daily limit so every request is a 200 (metering still runs).
+      limits: defaultLimits({ meter: memoryMeter(), anonDaily: 1e12 }),
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const a = app.server.address();
+    const appBase = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+
+    const ladder = [...model.events].sort(
+      (x, y) => Math.abs(marketCount(x.item) - 30) - Math.abs(marketCount(y.item) - 30),
+    )[0];
+    const market = model.marketById.values().next().value;
+    const token = (model.events[0]?.event.question.split(/\W+/).find((w) => w.length >= 4) ?? 'will').toLowerCase();
+    if (!ladder || !market) throw new Error('the store has no events or markets to benchmark');
+    const targets: Target[] = [
+      { name: 'events_list', path: '/v1/events?limit=50' },
+      { name: 'events_search', path: `/v1/events?q=${encodeURIComponent(token)}` },
+      { name: 'event_detail', path: `/v1/events/${encodeURIComponent(ladder.event.slug)}` },
+      { name: 'market_detail', path: `/v1/markets/${encodeURIComponent(market.marketId)}` },
+    ];
+
+    // The ceiling answers every path with the bytes the app serves for it.
+    const bytes = new Map<string, Buffer>();
+    for (const t of targets) {
+      const res = await fetch(appBase + t.path);
+      if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}`);
+      bytes.set(t.path, Buffer.from(await res.arrayBuffer()));
+    }
+    const ceiling = createServer((req, res) => {
+      const body = bytes.get(req.url ?? '') ?? Buffer.from('{}');
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    });
+    const ceilingBase = `http://127.0.0.1:${await listenOn(ceiling)}`;
+
+    const endpoints = [];
+    const rssAfterBuild = process.memoryUsage().rss;
+    // Serving RSS: sampled while the app answers load (the build's transient peak is reported separately).
+    let rssPeak = 0;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 250);
+    for (const t of targets) {
+      await cannon(appBase + t.path, connections, 1); // warm-up
+      const served = await cannon(appBase + t.path, connections, seconds);
+      const bare = await cannon(ceilingBase + t.path, connections, seconds);
+      if (served.non2xx > 0) throw new Error(`${t.path}: ${served.non2xx} non-2xx responses during the run`);
+      const row = {
+        name: t.name,
+        path: t.path,
+        rps: Math.round(served.rps),
+        p50_ms: served.p50,
+        p99_ms: served.p99,
+        ceiling_rps: Math.round(bare.rps),
+        ratio: Math.round((served.rps / bare.rps) * 100) / 100,
+        ceiling_p50_ms: bare.p50,
+        ceiling_p99_ms: bare.p99,
+        bytes: bytes.get(t.path)?.length ?? 0,
+      };
+      endpoints.push(row);
+      process.stdout.write(`${JSON.stringify(row)}\n`);
+    }
+    clearInterval(sampler);
+    const cpu = cpus();
+    const results = {
+      endpoints,
+      rss_mb: Math.round(rssPeak / 1024 / 1024),
+      rss_after_build_mb: Math.round(rssAfterBuild / 1024 / 1024),
+      load_average: loadavg().map((l) => Math.round(l * 10) / 10),
+      machine: {
+        cpus: cpu.length,
+        cpu_model: cpu[0]?.model ?? 'unknown',
+        total_mem_gb: Math.round(totalmem() / 1024 ** 3),
+        node: process.version,
+        platform: process.platform,
+      },
+      dataset: { events: model.events.length, markets: model.marketById.size, generation: model.generation },
+      connections,
+      duration_s: seconds,
+      at: new Date().toISOString(),
+    };
+    const out = values.out ?? join('bench', 'results.json');
+    mkdirSync(resolve(out, '..'), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`wrote ${out}: rss ${results.rss_mb} MB\n`);
+    ceiling.close();
+    await app.close();
+    await store.close();
+    return 0;
+  },
+};
+
+function marketCount(listItem: string): number {
+  return (JSON.parse(listItem) as { market_count: number }).market_count;
+}

@@ -1,0 +1,81 @@
+/**
+ * `pmref start` (what `npm start` runs): the one-process service of DESIGN.md §2 — serve + worker.
+ *
+ * Migrates the store; when it holds no catalog yet, runs the first pipeline before listening (from
+ * PMREF_SOURCE; `auto` tries the live venues briefly and falls back to the simulated universe, saying so
+ * loudly), showing progress as it goes; then serves HTTP and refreshes on the hourly schedule, swapping
+ * the read model after each published run. A later start finds the catalog and serves at once; a stale
+ * catalog is refreshed in the background while the previous generation keeps serving.
+ */
+import { performance } from 'node:perf_hooks';
+import { destination, pino } from 'pino';
+import { loadConfig } from '../config.ts';
+import { logProgress, type ProgressReporter, ttyProgress } from '../pipeline/progress.ts';
+import { startWorker } from '../pipeline/worker.ts';
+import { openStore } from '../store/index.ts';
+import { type RunningServer, runServer } from './serve.ts';
+import { type Command, parseFlags, UsageError } from './types.ts';
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'run the whole service in one process: first ingest if needed, serve, refresh hourly',
+  usage: `
+Usage: pmref start [--port N] [--host H]
+
+Migrates the store (PMREF_DB_URL, default sqlite:./data/pmref.sqlite). When the store is empty, runs
+the first pipeline from PMREF_SOURCE before serving (auto: live venues, or the simulated universe when
+they cannot be reached — the log and every response say so). Then serves HTTP on HOST:PORT and
+refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with Ctrl-C.
+`,
+  async run(args) {
+    const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' } });
+    const config = loadConfig();
+    const port = values.port === undefined ? config.PORT : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0..65535');
+    const host = values.host ?? config.HOST;
+    const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start' } }, destination(2));
+    const t0 = performance.now();
+
+    const store = await openStore(config.PMREF_DB_URL);
+    await store.migrate();
+    const empty = (await store.counts()).markets === 0;
+    const progress: ProgressReporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
+    let server: RunningServer | null = null;
+    const worker = startWorker({
+      store,
+      config,
+      logger,
+      onProgress: progress.listener,
+      onRun: async () => {
+        progress.finish();
+        await server?.holder.refresh();
+      },
+    });
+    if (empty) {
+      logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
+      const first = await worker.initial;
+      progress.finish();
+      if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
+    }
+    server = await runServer(config, { port, host }, store);
+    const model = server.holder.current();
+    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+    const simulated = model.dataSource === 'simulated';
+    process.stdout.write(
+      `pmref: serving ${model.events.length} events on ${server.url} (generation ${model.generation}, ready in ${seconds}s)${simulated ? ' — SIMULATED data: the live venues could not be reached or PMREF_SOURCE=simulated' : ''}\n` +
+        `pmref: try ${server.url}/v1/events  ·  docs ${server.url}/docs  ·  MCP ${server.url}/mcp\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        logger.info({ signal }, 'stopping: finishing the run in progress');
+        resolve();
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    await worker.stop();
+    await server.close();
+    await store.close();
+    return 0;
+  },
+};

@@ -1,0 +1,227 @@
+/**
+ * The fastify app factory (STYLE.md): `buildApp(...)` returns an unstarted instance; only `src/commands/*`
+ * call `listen`. HTTP manners of served-shapes §1 and §11 live here: common headers, CORS, OPTIONS, trailing
+ * slashes, 405, metering, and the one error shape.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { QueryService, type ReadModelSource } from '../serve/index.ts';
+import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
+import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
+import type { Store } from '../store/index.ts';
+import type { App, AppContext, HttpTick } from './context.ts';
+import { ApiError, type ErrorCode, errorBody, notFound, statusOf } from './errors.ts';
+import { KeyRegistry } from './keys.ts';
+import { defaultLimits, type Limits, secondsToUtcMidnight } from './limits.ts';
+import { liveExamples } from './live-examples.ts';
+import { meter } from './metering.ts';
+import { registerRoutes } from './routes/index.ts';
+import { JSON_TYPE, secondsToNextRefresh } from './send.ts';
+
+export interface AppConfig {
+  /** Public origin used in `_provenance`, `_notice` and docs; defaults to http://127.0.0.1. */
+  origin: string;
+  trustProxy: boolean;
+  refreshMinutes: number;
+  /** Log requests (off by default: the hot path stays lean; errors are always logged). */
+  logRequests?: boolean;
+}
+
+export interface BuildAppOptions {
+  store: Store;
+  readModel: ReadModelSource;
+  config: AppConfig;
+  clock?: () => Date;
+  logger?: FastifyBaseLogger;
+  limits?: Limits;
+}
+
+/** Headers on every response (served-shapes §1), plus security headers (pmref goes further). */
+const COMMON_HEADERS = {
+  'x-schema-version': 'v0.2.0',
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-expose-headers':
+    'X-Schema-Version, X-Request-Id, ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'cross-origin',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+const COMMON_HEADER_LIST = Object.entries(COMMON_HEADERS);
+
+/** POST bodies are tiny ({email}); anything bigger is refused with 413. */
+export const BODY_LIMIT_BYTES = 4096;
+
+function stripTrailingSlash(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  // The docs page lives at /docs/ (its assets are relative); every other trailing slash is stripped.
+  if (path.length <= 1 || !path.endsWith('/') || path === '/docs/') return url;
+  const trimmed = path.replace(/\/+$/, '') || '/';
+  return q === -1 ? trimmed : trimmed + url.slice(q);
+}
+
+/** Sends the one error shape. */
+export function sendError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  hint?: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  const body = errorBody(code, message, String(reply.request.id), hint);
+  reply.code(statusOf(code));
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  reply.header('content-type', JSON_TYPE);
+  reply.header('cache-control', 'no-store');
+  return reply.send(Buffer.from(JSON.stringify(body, null, 2)));
+}
+
+function translateError(err: FastifyError & { validation?: unknown }): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err.validation) return new ApiError('invalid_request', `Invalid request: ${err.message}`);
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', `Request body is over ${BODY_LIMIT_BYTES} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(
+        'unsupported_media_type',
+        'Send the body as application/json',
+        'Content-Type: application/json',
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('invalid_body', 'Body must be JSON: { "email": "you@example.com" }');
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) {
+    return new ApiError('invalid_body', 'Body must be JSON: { "email": "you@example.com" }');
+  }
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError('invalid_request', 'Invalid request');
+  }
+  return null;
+}
+
+/** Builds the app: routes, metering, docs. Call `ready()`/`listen()` on the result. */
+export async function buildApp(opts: BuildAppOptions): Promise<App> {
+  const clock = opts.clock ?? (() => new Date());
+  const limits = opts.limits ?? defaultLimits();
+  const idPrefix = randomBytes(4).toString('hex');
+  let seq = 0;
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: !opts.config.logRequests }),
+    trustProxy: opts.config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => `${idPrefix}-${(++seq).toString(36)}`,
+    rewriteUrl: (req) => stripTrailingSlash(req.url ?? '/'),
+  }).withTypeProvider<ZodTypeProvider>();
+  // Query parameters are lenient by contract (unknown values → 200 with a notice, out-of-range → clamped) and
+  // path parameters are any string (an unknown one is a 404), so the query service judges both; their zod
+  // schemas document them in /openapi.json and are not re-run per request. Bodies are validated.
+  app.setValidatorCompiler((route) =>
+    route.httpPart === 'querystring' || route.httpPart === 'params'
+      ? (value: unknown) => ({ value })
+      : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]),
+  );
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('keyed', false);
+
+  let tickCache: { second: number; tick: HttpTick } = {
+    second: Number.NaN,
+    tick: { day: '', toMidnight: 0, toRefresh: 0 },
+  };
+  const tick = (): HttpTick => {
+    const now = clock();
+    const second = Math.floor(now.getTime() / 1000);
+    if (second !== tickCache.second) {
+      tickCache = {
+        second,
+        tick: {
+          day: now.toISOString().slice(0, 10),
+          toMidnight: secondsToUtcMidnight(now),
+          toRefresh: secondsToNextRefresh(now, opts.config.refreshMinutes),
+        },
+      };
+    }
+    return tickCache.tick;
+  };
+  const ctx: AppContext = {
+    query: new QueryService(opts.readModel, clock),
+    keys: new KeyRegistry(opts.store, clock),
+    limits,
+    clock,
+    tick,
+    refreshMinutes: opts.config.refreshMinutes,
+    origin: opts.config.origin,
+    pages: new SitePages(opts.readModel, opts.store, methodologyMarkdown()),
+  };
+
+  // One hook for every request: common headers, then metering. A callback hook (not async) so the common
+  // path, an anonymous request on in-memory counters, allocates no promise.
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    const raw = reply.raw;
+    for (const [name, value] of COMMON_HEADER_LIST) raw.setHeader(name, value);
+    raw.setHeader('x-request-id', req.id);
+    let pending: Promise<void> | undefined;
+    try {
+      pending = meter(ctx, req, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const apiError = translateError(err);
+    if (apiError) return sendError(reply, apiError.code, apiError.message, apiError.hint, apiError.headers);
+    req.log.error({ err, url: req.url, request_id: req.id }, 'unhandled error');
+    return sendError(
+      reply,
+      'internal',
+      'Internal error',
+      `Retry; if it persists, contact the operator quoting request_id ${String(req.id)}.`,
+    );
+  });
+  app.setNotFoundHandler((req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendError(reply, 'method_not_allowed', 'Method not allowed', undefined, { allow: 'GET, HEAD, OPTIONS' });
+    }
+    const e = notFound.path();
+    return sendError(reply, e.code, e.message, e.hint);
+  });
+  // OPTIONS on any path: 204 with the CORS headers only (served-shapes §1).
+  app.route({
+    method: 'OPTIONS',
+    url: '*',
+    schema: { hide: true },
+    handler: async (_req, reply) => reply.code(204).send(),
+  });
+
+  const site = {
+    origin: ctx.origin,
+    readModel: opts.readModel,
+    liveExamples: () => liveExamples(ctx.query),
+  };
+  const plain = app as unknown as FastifyInstance;
+  await registerSiteBeforeRoutes(plain, site);
+  registerRoutes(app, ctx);
+  await registerSiteRoutes(plain, site);
+  return app;
+}

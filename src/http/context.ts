@@ -1,0 +1,43 @@
+/** What route handlers reach: services passed in through buildApp, never module singletons (STYLE.md). */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { QueryService } from '../serve/index.ts';
+import type { SitePages } from '../site/pages/index.ts';
+import type { KeyRegistry } from './keys.ts';
+import type { Limits, Tick } from './limits.ts';
+
+export interface HttpTick extends Tick {
+  /** Seconds to the next refresh boundary (Cache-Control max-age). */
+  toRefresh: number;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface AppContext {
+  query: QueryService;
+  keys: KeyRegistry;
+  limits: Limits;
+  clock: () => Date;
+  /** Day, seconds to midnight and seconds to the next refresh, memoized per second of `clock`. */
+  tick(): HttpTick;
+  /** Minutes between pipeline refreshes; Cache-Control expires at the next boundary. */
+  refreshMinutes: number;
+  /** The public origin (PMREF_BASE_URL or the listen address). */
+  origin: string;
+  /** Human pages and screen artifacts (site routes, not /v1). */
+  pages: SitePages;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** True when the request carried a valid API key. */
+    keyed: boolean;
+  }
+}

@@ -1,0 +1,37 @@
+/** Every REST route, in the order of spec §4. The only place that lists them. */
+import type { App, AppContext } from '../context.ts';
+import { registerA2a } from './agents.a2a.ts';
+import { registerMcp } from './agents.mcp.ts';
+import { registerUpcomingCatalysts } from './catalysts.upcoming.ts';
+import { registerGetEvent } from './events.get.ts';
+import { registerListEvents } from './events.list.ts';
+import { registerCreateKey } from './keys.create.ts';
+import { registerGetMarket } from './markets.get.ts';
+import { registerMovers } from './markets.movers.ts';
+import { registerGetRoot } from './root.get.ts';
+import { registerGetSignal } from './signals.get.ts';
+import { registerListSignals } from './signals.list.ts';
+import { registerSignalsRss } from './signals-rss.get.ts';
+import { registerSitePages } from './site.pages.ts';
+import { registerGetSpot } from './spot.get.ts';
+
+export const ROUTE_REGISTRARS = [
+  registerGetRoot,
+  registerListEvents,
+  registerGetEvent,
+  registerGetMarket,
+  registerMovers,
+  registerUpcomingCatalysts,
+  registerListSignals,
+  registerGetSignal,
+  registerSignalsRss,
+  registerGetSpot,
+  registerCreateKey,
+  registerMcp,
+  registerA2a,
+  registerSitePages,
+] as const;
+
+export function registerRoutes(app: App, ctx: AppContext): void {
+  for (const register of ROUTE_REGISTRARS) register(app, ctx);
+}

@@ -1,0 +1,66 @@
+/**
+ * Site routes (not /v1; issue 10): `/screens/` (+ `/screens/index.json`), `/screens/{regime}/`,
+ * `/screens/{regime}.json`, `/screens/{regime}.csv`, `/methodology` and the human event page
+ * `/events/{slug}`. Server-rendered, no external assets: the CSP allows only inline styles.
+ */
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import type { App, AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { JSON_TYPE } from '../send.ts';
+
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
+const MAX_AGE = 300;
+
+function sendDoc(reply: FastifyReply, bytes: Buffer, type: string, etag: string): FastifyReply {
+  return reply
+    .header('content-type', type)
+    .header('cache-control', `public, max-age=${MAX_AGE}`)
+    .header('etag', etag)
+    .header('content-security-policy', PAGE_CSP)
+    .send(bytes);
+}
+
+const HTML = 'text/html; charset=utf-8';
+
+export function registerSitePages(app: App, ctx: AppContext): void {
+  const hidden = { hide: true };
+  app.get('/screens', { schema: hidden }, async (_req, reply) => {
+    const idx = await ctx.pages.screensIndex();
+    return sendDoc(reply, idx.html, HTML, `"screens-${idx.generation}"`);
+  });
+  app.get('/screens/index.json', { schema: hidden }, async (_req, reply) => {
+    const idx = await ctx.pages.screensIndex();
+    return sendDoc(reply, idx.json, JSON_TYPE, `"screens-json-${idx.generation}"`);
+  });
+  app.get(
+    '/screens/:file',
+    { schema: { ...hidden, params: z.object({ file: z.string().regex(/^[a-z0-9-]+(\.json|\.csv)?$/) }) } },
+    async (req, reply) => {
+      const m = /^([a-z0-9-]+)(\.json|\.csv)?$/.exec(req.params.file);
+      const name = m?.[1] ?? '';
+      const artifacts = await ctx.pages.regime(name);
+      if (!artifacts) throw new ApiError('not_found', `No screen regime "${name}"`, 'See /screens/ for the regimes');
+      const etag = `"screen-${name}-${m?.[2] ?? 'html'}-${artifacts.generation}"`;
+      if (m?.[2] === '.json') return sendDoc(reply, artifacts.json, JSON_TYPE, etag);
+      if (m?.[2] === '.csv') {
+        reply.header('content-disposition', `attachment; filename="${name}.csv"`);
+        return sendDoc(reply, artifacts.csv, 'text/csv; charset=utf-8; header=present', etag);
+      }
+      return sendDoc(reply, artifacts.html, HTML, etag);
+    },
+  );
+  app.get('/methodology', { schema: hidden }, async (_req, reply) =>
+    sendDoc(reply, ctx.pages.methodology(), HTML, '"methodology"'),
+  );
+  app.get(
+    '/events/:slug',
+    { schema: { ...hidden, params: z.object({ slug: z.string().min(1).max(200) }) } },
+    async (req, reply) => {
+      const html = await ctx.pages.event(req.params.slug);
+      if (!html) throw new ApiError('event_not_found', 'Event not found', 'Search with /v1/events?q=…');
+      return sendDoc(reply, html, HTML, `"event-page-${req.params.slug}-${ctx.query.model().generation}"`);
+    },
+  );
+}

@@ -1,0 +1,25 @@
+export type { ContentEncoding } from './json-bytes.ts';
+export {
+  Body,
+  COMPRESS_MIN_BYTES,
+  etagFor,
+  objectWithArray,
+  objectWithArrayBytes,
+  ownBytes,
+  prependKeys,
+  prettyAt,
+} from './json-bytes.ts';
+export { refCandidates, resolveMarketRef } from './market-ref.ts';
+export type { DayMark, MoverCandidates, MoverMarket } from './movers.ts';
+export { moverCandidates } from './movers.ts';
+export { noticeFor } from './notice.ts';
+export type { Clamped, Raw } from './params.ts';
+export { clampInt, clampMinMult, clampOffset } from './params.ts';
+export type { EventQuery, ReadModelSource, SignalQuery } from './query-service.ts';
+export { QueryService } from './query-service.ts';
+export type { BuildOptions, EventEntry, MarketEntry, ReadModel } from './read-model.ts';
+export { buildReadModel } from './read-model.ts';
+export type { HolderOptions } from './read-model-holder.ts';
+export { ReadModelHolder } from './read-model-holder.ts';
+export type { PriceFacts, ServedSummary } from './serialize.ts';
+export { isLiveMarket, priceFacts } from './serialize.ts';

@@ -1,0 +1,88 @@
+/**
+ * Holds the current read model and swaps in a new one when the store's generation moves (or the UTC date
+ * changes, since liveness depends on it). Rebuilds run in the background, one at a time; requests keep reading
+ * the old model until the new one is complete, then see the new one atomically (a single reference swap).
+ */
+import type { Store } from '../store/index.ts';
+import { collectGarbage } from './gc.ts';
+import type { ReadModelSource } from './query-service.ts';
+import { buildReadModel, type ReadModel } from './read-model.ts';
+
+export interface HolderOptions {
+  origin: string;
+  clock: () => Date;
+  serviceName?: string;
+  /** Called with a message when a rebuild fails (the old model stays). */
+  onError?: (err: unknown) => void;
+  /** Called after each swap. */
+  onSwap?: (model: ReadModel, ms: number) => void;
+}
+
+export class ReadModelHolder implements ReadModelSource {
+  private model: ReadModel;
+  private building: Promise<boolean> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly opts: HolderOptions,
+    first: ReadModel,
+  ) {
+    this.model = first;
+  }
+
+  /** Builds the first model (the only build a caller waits for). */
+  static async create(store: Store, opts: HolderOptions): Promise<ReadModelHolder> {
+    const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
+    collectGarbage();
+    return new ReadModelHolder(store, opts, first);
+  }
+
+  private static buildOptions(opts: HolderOptions) {
+    return { origin: opts.origin, now: opts.clock(), ...(opts.serviceName ? { serviceName: opts.serviceName } : {}) };
+  }
+
+  current(): ReadModel {
+    return this.model;
+  }
+
+  /**
+   * Rebuilds when the generation or the UTC date changed. Concurrent calls share one rebuild. Resolves true
+   * when a new model was swapped in.
+   */
+  refresh(force = false): Promise<boolean> {
+    this.building ??= this.rebuildIfStale(force).finally(() => {
+      this.building = null;
+    });
+    return this.building;
+  }
+
+  private async rebuildIfStale(force: boolean): Promise<boolean> {
+    try {
+      const generation = await this.store.generation();
+      const today = this.opts.clock().toISOString().slice(0, 10);
+      if (!force && generation === this.model.generation && today === this.model.today) return false;
+      const started = Date.now();
+      const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
+      this.model = next;
+      collectGarbage(); // the old model is garbage now too
+      this.opts.onSwap?.(next, Date.now() - started);
+      return true;
+    } catch (err) {
+      this.opts.onError?.(err);
+      return false;
+    }
+  }
+
+  /** Polls the store's generation every `everyMs` (replicas without Redis learn of new runs this way). */
+  startPolling(everyMs: number): void {
+    this.stopPolling();
+    this.timer = setInterval(() => void this.refresh(), everyMs);
+    this.timer.unref();
+  }
+
+  stopPolling(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

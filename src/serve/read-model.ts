@@ -1,0 +1,383 @@
+/**
+ * The read model (DESIGN.md §5): everything the faces serve, built from the store once per generation. Every
+ * event detail (full and concise), market detail and list item is serialized here, once; requests pick and
+ * join bytes. It is immutable after build: a new generation builds a new model and the holder swaps it.
+ */
+import {
+  CATEGORIES,
+  type Catalyst,
+  DATA_SOURCES,
+  type DataSource,
+  type Event,
+  type Market,
+  type Notice,
+  type ResolutionLogEntry,
+  type SignalBulletin,
+  VENUES,
+} from '../domain/index.ts';
+import type { Store } from '../store/index.ts';
+import { Body, etagFor, objectWithArrayBytes, ownBytes, prettyAt } from './json-bytes.ts';
+import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates } from './movers.ts';
+import { noticeFor } from './notice.ts';
+import {
+  conciseMarket,
+  eventCatalystDates,
+  eventListItem,
+  isLiveMarket,
+  marketDetail,
+  type PriceFacts,
+  priceFacts,
+  provenanceOf,
+  type ServedSummary,
+  servedLogEntry,
+  servedMarket,
+  venuesCovered,
+} from './serialize.ts';
+
+export interface EventEntry {
+  event: Event;
+  live: boolean;
+  /** Primary market's grade (`A`/`B`/`C`/`pending`), null without a primary market. */
+  grade: string | null;
+  /** Lowercased question + tags JSON text: what `q` searches (served-shapes §3). */
+  searchText: string;
+  /** The list item, pretty-printed for depth 2 (inside the `events` array). */
+  item: string;
+  full: Body;
+  concise: Body;
+}
+
+export interface MarketEntry {
+  marketId: string;
+  detail: Body;
+}
+
+export interface ReadModel {
+  generation: number;
+  builtAt: string;
+  today: string;
+  origin: string;
+  dataSource: DataSource | null;
+  notice: Notice;
+  moversNotice: Notice;
+  /** Published events, live first, then updated_at descending. */
+  events: EventEntry[];
+  eventByKey: Map<string, EventEntry>;
+  byCategory: Map<string, EventEntry[]>;
+  byVenue: Map<string, EventEntry[]>;
+  byGrade: Map<string, EventEntry[]>;
+  marketById: Map<string, MarketEntry>;
+  marketByNative: Map<string, MarketEntry>;
+  movers: MoverCandidates;
+  catalysts: Catalyst[];
+  signals: SignalBulletin[];
+  signalBySlug: Map<string, Body>;
+  spot: Body;
+  info: Body;
+  counts: { events: number; markets: number; published_events: number; live_events: number };
+  /** Per-generation cache of assembled responses (list pages, filtered views), bounded. */
+  cache: Map<string, Body>;
+}
+
+export interface BuildOptions {
+  origin: string;
+  now: Date;
+  serviceName?: string;
+}
+
+function asDataSource(source: string | undefined): DataSource | null {
+  return (DATA_SOURCES as readonly string[]).includes(source ?? '') ? (source as DataSource) : null;
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** What an event needs of each of its markets once the market record itself is gone. */
+interface MarketPiece extends ServedSummary, MoverMarket {
+  market_id: string;
+  threshold: number | null;
+  close_at: string | null;
+  live: boolean;
+  /** Served market JSON at depth 2, full and concise (UTF-8, off the JS heap until the event is built). */
+  fullText: Buffer;
+  conciseText: Buffer;
+}
+
+function marketOrder(a: MarketPiece, b: MarketPiece): number {
+  const ta = a.threshold ?? Number.POSITIVE_INFINITY;
+  const tb = b.threshold ?? Number.POSITIVE_INFINITY;
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return a.market_id < b.market_id ? -1 : a.market_id > b.market_id ? 1 : 0;
+}
+
+/**
+ * Builds a read model from the store's current contents. Loads one kind of record at a time and reduces it to
+ * what is served before loading the next, so the build's peak memory stays near the size of the result
+ * (marks carry raw venue payloads; market records carry grade evidence).
+ */
+export async function buildReadModel(store: Store, opts: BuildOptions): Promise<ReadModel> {
+  const { origin, now } = opts;
+  const generation = await store.generation();
+  const today = now.toISOString().slice(0, 10);
+  const dataSource = asDataSource((await store.lastRun())?.source);
+  const counts = await store.counts();
+  const notice = noticeFor(origin, dataSource);
+  const moversNotice = noticeFor(origin, dataSource, 'movers');
+
+  // Marks → price facts and the volumes movers compare, read in chunks of markets: marks carry raw venue
+  // payloads, so reading them all at once would make the build's peak memory several times the result's.
+  const dates = await store.markDates(2);
+  const { prices, dayMarks, priorVolumes } = await readMarks(store, dates);
+  const priceOf = (id: string) => prices.get(id)?.last_price ?? null;
+
+  const allEvents = await store.listEvents();
+  const published = new Map(allEvents.filter((e) => e.published).map((e) => [e.event_id, e]));
+
+  // Markets, one venue at a time → detail bodies and the pieces events are assembled from.
+  const marketById = new Map<string, MarketEntry>();
+  const marketByNative = new Map<string, MarketEntry>();
+  const pieces = new Map<string, MarketPiece>();
+  const piecesByEvent = new Map<string, MarketPiece[]>();
+  for (const venue of VENUES) {
+    for (const market of await store.listMarkets({ venue })) {
+      // Spec §2.1: unpublished events are internal; their markets are not served either.
+      if (market.event_id !== null && !published.has(market.event_id)) continue;
+      const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, today);
+      const detail = marketDetail(piece.served, market, origin, notice);
+      const entry = {
+        marketId: market.market_id,
+        detail: new Body(JSON.stringify(detail, null, 2), etagFor(generation, `m:${market.market_id}`)),
+      };
+      marketById.set(market.market_id, entry);
+      if (!marketByNative.has(market.platform_market_id)) marketByNative.set(market.platform_market_id, entry);
+      pieces.set(market.market_id, piece.piece);
+      if (market.event_id) pushTo(piecesByEvent, market.event_id, piece.piece);
+    }
+  }
+
+  const logByEvent = new Map<string, ResolutionLogEntry[]>();
+  for (const entry of await store.listLog()) {
+    const eventId = pieces.get(entry.market_id)?.event_id;
+    if (eventId) pushTo(logByEvent, eventId, entry);
+  }
+  const catalysts = await store.listCatalysts();
+  const catalystsByEvent = new Map<string, Catalyst[]>();
+  for (const c of catalysts) for (const id of c.event_ids) pushTo(catalystsByEvent, id, c);
+
+  const entries: EventEntry[] = [];
+  for (const event of published.values()) {
+    const markets = (piecesByEvent.get(event.event_id) ?? []).sort(marketOrder);
+    entries.push(
+      eventEntry(event, markets, pieces, logByEvent.get(event.event_id) ?? [], catalystsByEvent, {
+        origin,
+        notice,
+        generation,
+      }),
+    );
+  }
+  entries.sort(
+    (a, b) =>
+      Number(b.live) - Number(a.live) ||
+      (a.event.updated_at < b.event.updated_at ? 1 : a.event.updated_at > b.event.updated_at ? -1 : 0) ||
+      (a.event.event_id < b.event.event_id ? -1 : 1),
+  );
+  const eventByKey = new Map<string, EventEntry>();
+  const byCategory = new Map<string, EventEntry[]>();
+  const byVenue = new Map<string, EventEntry[]>();
+  const byGrade = new Map<string, EventEntry[]>();
+  for (const e of entries) {
+    eventByKey.set(e.event.event_id, e);
+    if (!eventByKey.has(e.event.slug)) eventByKey.set(e.event.slug, e);
+    pushTo(byCategory, e.event.category, e);
+    if (e.event.venue) pushTo(byVenue, e.event.venue, e);
+    if (e.grade) pushTo(byGrade, e.grade, e);
+  }
+
+  const signals = await store.listSignals();
+  const signalBySlug = new Map(
+    signals.map((s) => [
+      s.record_slug,
+      new Body(JSON.stringify(s, null, 2), etagFor(generation, `s:${s.record_slug}`)),
+    ]),
+  );
+  const spotRows = await store.latestSpot();
+  const spotBody = {
+    source: 'coingecko',
+    vs_currency: 'usd' as const,
+    spot: [...spotRows].sort((a, b) => (a.coin < b.coin ? -1 : 1)),
+  };
+  const servedCounts = {
+    events: counts.events,
+    markets: counts.markets,
+    published_events: entries.length,
+    live_events: entries.filter((e) => e.live).length,
+  };
+  const builtAt = now.toISOString();
+  const info = {
+    service: opts.serviceName ?? 'pmref',
+    status: 'ok' as const,
+    schema: 'v0.2.0',
+    data_source: dataSource,
+    generation,
+    built_at: builtAt,
+    ...servedCounts,
+    docs: `Reference data for prediction markets: graded events and markets across two venues. Docs: ${origin}/docs`,
+    openapi: `${origin}/openapi.json`,
+    llms: `${origin}/llms.txt`,
+    filters: {
+      category: [...CATEGORIES],
+      platform: ['venue_a', 'venue_b'],
+      grade: ['A', 'B', 'C'],
+      status: ['all', 'active', 'resolved'],
+      max_limit: 100,
+      signals_detection_path: ['news_cycle', 'cross_venue_divergence', 'benchmark_drift', 'volume_spike'],
+    },
+  };
+  return {
+    generation,
+    builtAt,
+    today,
+    origin,
+    dataSource,
+    notice,
+    moversNotice,
+    events: entries,
+    eventByKey,
+    byCategory,
+    byVenue,
+    byGrade,
+    marketById,
+    marketByNative,
+    movers: moverCandidates(dates, dayMarks, priorVolumes, pieces, published),
+    catalysts,
+    signals,
+    signalBySlug,
+    spot: new Body(JSON.stringify(spotBody, null, 2), etagFor(generation, 'spot')),
+    info: new Body(JSON.stringify(info, null, 2), etagFor(generation, 'info')),
+    counts: servedCounts,
+    cache: new Map(),
+  };
+}
+
+/** Markets per chunk when reading marks (bounded memory; one indexed query per chunk and date pair). */
+const MARK_CHUNK = 2000;
+
+async function readMarks(store: Store, dates: readonly string[]) {
+  const prices = new Map<string, PriceFacts>();
+  const dayMarks = new Map<string, DayMark>();
+  const priorVolumes = new Map<string, number | null>();
+  const [day, prior] = dates;
+  if (day === undefined) return { prices, dayMarks, priorVolumes };
+  const ids: string[] = [];
+  for (const venue of VENUES) for (const m of await store.listMarkets({ venue })) ids.push(m.market_id);
+  const missing: string[] = [];
+  for (let i = 0; i < ids.length; i += MARK_CHUNK) {
+    const chunk = ids.slice(i, i + MARK_CHUNK);
+    const marks = await store.listMarks({
+      marketIds: chunk,
+      snapshotDates: prior === undefined ? [day] : [day, prior],
+    });
+    for (const m of marks) {
+      if (m.snapshot_date === day) {
+        prices.set(m.market_id, priceFacts(m));
+        dayMarks.set(m.market_id, { volume_24h_usd: m.volume_24h_usd, last_price: m.yes_last_price });
+      } else {
+        priorVolumes.set(m.market_id, m.volume_24h_usd);
+      }
+    }
+    for (const id of chunk) if (!prices.has(id)) missing.push(id);
+  }
+  // Markets without a mark on the latest date: their own latest mark (listMarks is ordered by date).
+  for (let i = 0; i < missing.length; i += MARK_CHUNK) {
+    for (const m of await store.listMarks({ marketIds: missing.slice(i, i + MARK_CHUNK) })) {
+      prices.set(m.market_id, priceFacts(m));
+    }
+  }
+  return { prices, dayMarks, priorVolumes };
+}
+
+function marketPiece(market: Market, price: PriceFacts, priceOf: (id: string) => number | null, today: string) {
+  const served = servedMarket(market, price, priceOf);
+  const piece: MarketPiece = {
+    market_id: market.market_id,
+    platform: market.platform,
+    question_raw: market.question_raw,
+    event_id: market.event_id,
+    threshold: market.threshold,
+    close_at: market.close_at,
+    live: isLiveMarket(market, today),
+    rcg: { grade: served.rcg.grade, score: served.rcg.score },
+    status: served.status,
+    last_price: served.last_price,
+    implied_probability: served.implied_probability,
+    price_as_of: served.price_as_of,
+    last_checked_at: served.last_checked_at,
+    fullText: ownBytes(prettyAt(served, 2)),
+    conciseText: ownBytes(prettyAt(conciseMarket(served), 2)),
+  };
+  return { served, piece };
+}
+
+function eventEntry(
+  event: Event,
+  markets: MarketPiece[],
+  pieces: ReadonlyMap<string, MarketPiece>,
+  logEntries: ResolutionLogEntry[],
+  catalystsByEvent: ReadonlyMap<string, Catalyst[]>,
+  ctx: { origin: string; notice: Notice; generation: number },
+): EventEntry {
+  const primary = event.primary_market_id ? pieces.get(event.primary_market_id) : undefined;
+  const live = markets.some((m) => m.live);
+  const closes = markets
+    .map((m) => m.close_at)
+    .filter((c): c is string => c !== null)
+    .sort();
+  const log = [...logEntries]
+    .sort((a, b) => (a.occurred_at < b.occurred_at ? 1 : a.occurred_at > b.occurred_at ? -1 : b.log_id - a.log_id))
+    .map((e) => servedLogEntry(e, pieces.get(e.market_id)?.platform));
+  const head = {
+    _notice: ctx.notice,
+    event_id: event.event_id,
+    slug: event.slug,
+    question: event.question,
+    category: event.category,
+    event_type: event.event_type || 'BINARY',
+    ladder_distribution: event.ladder_distribution,
+    tags: event.tags,
+    catalyst_types: event.catalyst_types,
+    catalyst_dates: eventCatalystDates(event, catalystsByEvent.get(event.event_id) ?? [], closes.at(-1) ?? null),
+    editorial_notes: event.editorial_notes,
+    venues_covered: venuesCovered(markets),
+    primary_market_id: event.primary_market_id,
+    current_primary_mark: primary
+      ? { last_price: primary.last_price, implied_probability: primary.implied_probability, as_of: primary.price_as_of }
+      : null,
+    created_at: event.created_at,
+    updated_at: event.updated_at,
+  };
+  const tail = { resolution_log: log, _provenance: provenanceOf(ctx.origin, event.event_id) };
+  const full = objectWithArrayBytes(
+    head,
+    'markets',
+    markets.map((m) => m.fullText),
+    tail,
+  );
+  const concise = objectWithArrayBytes(
+    head,
+    'markets',
+    markets.map((m) => m.conciseText),
+    tail,
+  );
+  return {
+    event,
+    live,
+    grade: primary ? primary.rcg.grade : null,
+    searchText: `${event.question}\n${JSON.stringify(event.tags)}`.toLowerCase(),
+    item: prettyAt(eventListItem(event, markets, primary, live, ctx.origin), 2),
+    full: new Body(full, etagFor(ctx.generation, `e:${event.event_id}:full`)),
+    concise: new Body(concise, etagFor(ctx.generation, `e:${event.event_id}:concise`)),
+  };
+}
