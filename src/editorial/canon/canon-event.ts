@@ -79,7 +79,10 @@ export function canonEvent(input: CanonEventInput): { event: Event; markets: Mar
   }));
   const bundle = bundleTypeOf(children);
   const reference = resolutionReferenceOf(children, bundle);
-  const prices = new Map([...input.marks].map(([id, m]) => [id, m.last_price] as const));
+  // Only this event's markets: the marks map holds every market of the run.
+  const prices = new Map(
+    children.map((c) => [c.market.market_id, input.marks.get(c.market.market_id)?.last_price ?? null] as const),
+  );
   const ladder = ladderDistributionOf(children, bundle, prices);
   const eventOverride = event.platform_event_id
     ? overrides.events.get(`${venue}:${event.platform_event_id}`)
