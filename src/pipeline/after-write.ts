@@ -6,11 +6,11 @@
  * event's catalyst dates are rewritten only when they change, and bulletins are de-duplicated on slug by
  * the store — so running the same input twice leaves events and markets as they were.
  */
-import type { EligibilityScreenResult, Event, Market } from '../domain/index.ts';
+import type { Event, Market } from '../domain/index.ts';
 import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
-import { evaluateScreen, REGIMES } from '../signals/screens/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
 import type { AfterWriteContext } from './run.ts';
+import { screensFor } from './screens.ts';
 
 /** Days of marks the detectors see (the volume-spike trailing window plus the day-over-day pair). */
 const SIGNAL_WINDOW_DAYS = 8;
@@ -19,29 +19,6 @@ export interface AfterWriteOptions {
   /** Simple-price API root (live: PMREF_SPOT_URL; replay/simulated: the replay server's `…/spot`). Null: no spot pull. */
   spotBaseUrl: string | null;
   userAgent?: string;
-}
-
-function sameScreen(a: EligibilityScreenResult, b: EligibilityScreenResult): boolean {
-  return (
-    a.regime === b.regime &&
-    a.screen_version === b.screen_version &&
-    a.status === b.status &&
-    a.permitted_category === b.permitted_category &&
-    (a.review_cluster ?? null) === (b.review_cluster ?? null) &&
-    a.reasons.join('|') === b.reasons.join('|')
-  );
-}
-
-/** The market's screen results under every regime whose status scope covers it; null when none does. */
-export function screensFor(market: Market, event: Event | null, now: string): EligibilityScreenResult[] | null {
-  const results: EligibilityScreenResult[] = [];
-  for (const regime of REGIMES) {
-    if (!regime.scope.market_statuses.includes(market.status)) continue;
-    const fresh = evaluateScreen(regime, market, event, now);
-    const previous = market.eligibility_screens?.find((r) => r.regime === regime.regime);
-    results.push(previous && sameScreen(previous, fresh) ? previous : fresh);
-  }
-  return results.length > 0 ? results : null;
 }
 
 /** Builds the after-write hook for runPipeline. */

@@ -8,6 +8,7 @@
 import type { Event, Mark, Market } from '../domain/index.ts';
 import type { EditorialInput, EditorialOutput, MarkSummary } from '../editorial/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
+import { screensFor } from './screens.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
 
 export interface EditorialFunctions {
@@ -123,7 +124,11 @@ export function runEditorialStage(input: EditorialStageInput): EditorialStageRes
       derivedEvents.push({ ...out.event, created_at: event.created_at });
       for (const m of out.markets) {
         const stored = storedMarkets.get(m.market_id);
-        derivedMarkets.set(m.market_id, stored ? { ...m, first_seen_at: stored.first_seen_at } : m);
+        // Screens ride along with the main write (the stored results keep their screened_at when unchanged),
+        // so the after-write stage only rescreens what this run did not derive.
+        const screened = { ...m, eligibility_screens: stored?.eligibility_screens ?? null };
+        const withScreens = { ...m, eligibility_screens: screensFor(screened, out.event, now) };
+        derivedMarkets.set(m.market_id, stored ? { ...withScreens, first_seen_at: stored.first_seen_at } : withScreens);
       }
     } catch (err) {
       // An editorial fault never loses data: stored records stay as they are (no diff, no rewrite)

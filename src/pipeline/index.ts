@@ -4,7 +4,7 @@
  * progress reporting and the worker schedule.
  */
 
-export { type AfterWriteOptions, afterWriteStage, screensFor } from './after-write.ts';
+export { type AfterWriteOptions, afterWriteStage } from './after-write.ts';
 export type { BackfillSummary, BackfillTarget } from './backfill.ts';
 export { backfillHistory } from './backfill.ts';
 export { diffMarkets, finalPriceOf, resolutionOccurrence } from './diff.ts';
@@ -19,6 +19,7 @@ export { logProgress, ttyProgress } from './progress.ts';
 export type { VenuePullOptions } from './pull-stage.ts';
 export type { AfterWriteContext, BackfillSettings, RunPipelineOptions } from './run.ts';
 export { runPipeline } from './run.ts';
+export { screensFor } from './screens.ts';
 export type { SimManifest, SimulatedIngestOptions, SimulatedIngestResult } from './simulated.ts';
 export { ingestSimulated, readManifest, snapshotClock } from './simulated.ts';
 export type { PipelineLogger, PipelineStage, ProgressEvent, ProgressListener, RunSummary } from './types.ts';
