@@ -24,8 +24,10 @@ Usage: pmref start [--port N] [--host H]
 
 Migrates the store (PMREF_DB_URL, default sqlite:./data/pmref.sqlite). When the store is empty, runs
 the first pipeline from PMREF_SOURCE before serving (auto: live venues, or the simulated universe when
-they cannot be reached — the log and every response say so). Then serves HTTP on HOST:PORT and
-refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with Ctrl-C.
+they cannot be reached — the log and every response say so). On the simulated universe the price
+history is fetched right after the first catalog serves, in the background. Then serves HTTP on
+HOST:PORT and refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with
+Ctrl-C.
 `,
   async run(args) {
     const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' } });
@@ -46,6 +48,7 @@ refreshes hourly at minute 0. A restart reuses the store and serves at once. Sto
       config,
       logger,
       onProgress: progress.listener,
+      deferFirstHistory: true,
       onRun: async () => {
         progress.finish();
         await server?.holder.refresh();
@@ -65,6 +68,14 @@ refreshes hourly at minute 0. A restart reuses the store and serves at once. Sto
       `pmref: serving ${model.events.length} events on ${server.url} (generation ${model.generation}, ready in ${seconds}s)${simulated ? ' — SIMULATED data: the live venues could not be reached or PMREF_SOURCE=simulated' : ''}\n` +
         `pmref: try ${server.url}/v1/events  ·  docs ${server.url}/docs  ·  MCP ${server.url}/mcp\n`,
     );
+    // A first start on the simulated universe deferred its price history: fetch it now, in the background,
+    // while the catalog already serves; the read model swaps again when it is in.
+    const pending =
+      ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
+    if (pending > 0) {
+      logger.info({ pending }, 'fetching the deferred price history in the background');
+      void worker.runNow();
+    }
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'stopping: finishing the run in progress');

@@ -1,7 +1,9 @@
+import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { logProgress, startWorker } from '../pipeline/index.ts';
 import { openStore } from '../store/index.ts';
+import { GENERATION_CHANNEL } from './serve.ts';
 import { type Command, parseFlags } from './types.ts';
 
 /** `pmref worker`: the refresh process of a scaled-out deployment (one leader per database). */
@@ -24,7 +26,23 @@ SIGTERM after the run in progress.
     const store = await openStore(config.PMREF_DB_URL);
     try {
       await store.migrate();
-      const worker = startWorker({ store, config, logger, onProgress: logProgress(logger).listener });
+      // Replicas poll the store's generation; with Redis they also hear each published run at once.
+      const redis = config.PMREF_REDIS_URL ? new Redis(config.PMREF_REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
+      redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; replicas fall back to polling'));
+      const worker = startWorker({
+        store,
+        config,
+        logger,
+        onProgress: logProgress(logger).listener,
+        onRun: async (result) => {
+          const generation = result.runs[result.runs.length - 1]?.generation;
+          if (redis && generation !== undefined) {
+            await redis.publish(GENERATION_CHANNEL, String(generation)).catch((err: Error) => {
+              logger.warn({ err: err.message }, 'could not announce the generation; replicas will poll');
+            });
+          }
+        },
+      });
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, 'worker stopping after the run in progress');
@@ -34,6 +52,7 @@ SIGTERM after the run in progress.
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
       await worker.stop();
+      redis?.disconnect();
       return 0;
     } finally {
       await store.close();

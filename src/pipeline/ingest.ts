@@ -28,6 +28,8 @@ export interface IngestOptions {
   clock?: () => Date;
   /** simulated: run only snapshots newer than the store's newest mark date. */
   onlyNewSnapshots?: boolean;
+  /** Simulated source: defer the price-history backfill to a later catch-up run (first start). */
+  deferHistory?: boolean;
 }
 
 export interface IngestResult {
@@ -96,6 +98,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
       logger,
       now: clock,
       ...(options.onlyNewSnapshots ? { onlyNew: true } : {}),
+      ...(options.deferHistory ? { deferHistory: true } : {}),
       ...progress,
     });
     return { source, runs: result.runs, fallback };

@@ -34,6 +34,12 @@ export interface SimulatedIngestOptions {
   onProgress?: ProgressListener;
   /** Only the snapshots after the newest already-ingested one are run when true (default false). */
   onlyNew?: boolean;
+  /**
+   * Defer the price-history backfill (default false): the snapshot runs fetch no history and leave every
+   * market pending, so a first start serves sooner; a later `onlyNew` ingest with nothing new re-runs the
+   * newest snapshot to fetch the pending history (see below).
+   */
+  deferHistory?: boolean;
   /** Real clock, for the as-of default only. */
   now?: () => Date;
 }
@@ -104,6 +110,15 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
   if (options.onlyNew) {
     const newest = (await store.markDates(1))[0];
     todo = newest === undefined ? dates : dates.filter((d) => d > newest);
+    // Nothing new, but history left pending by a deferred first start: re-run the newest snapshot (an
+    // idempotent run: no new log entries) so its backfill fetches what is pending.
+    const pending =
+      ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
+    const last = dates[dates.length - 1];
+    if (todo.length === 0 && pending > 0 && last !== undefined) {
+      logger.info({ pending, snapshot: last }, 'catching up the deferred price history');
+      todo = [last];
+    }
   }
   const runs: RunSummary[] = [];
   for (const [index, date] of todo.entries()) {
@@ -133,7 +148,7 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
               logger,
             },
           },
-          backfill: { maxCalls: null, days: manifest.days, concurrency: 8 },
+          backfill: { maxCalls: options.deferHistory ? 0 : null, days: manifest.days, concurrency: 8 },
           // Spot, catalysts, screens and signals once, after the newest snapshot is written.
           ...(index === todo.length - 1 ? { afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }) } : {}),
           ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),

@@ -25,6 +25,11 @@ export interface WorkerOptions {
   /** Cron pattern of the refresh (default hourly at minute 0). */
   schedule?: string;
   /**
+   * When the store is empty, defer the simulated source's price-history backfill to a catch-up run
+   * (`pmref start` sets it so a first start serves sooner, then calls runNow() to fetch the history).
+   */
+  deferFirstHistory?: boolean;
+  /**
    * Who leads. Default: on PostgreSQL an advisory lock on a dedicated connection; on SQLite (one
    * process by design) this worker always leads.
    */
@@ -100,6 +105,7 @@ export function startWorker(options: WorkerOptions): Worker {
       logger,
       clock,
       onlyNewSnapshots: chosen === 'simulated',
+      ...(options.deferFirstHistory && (await store.counts()).markets === 0 ? { deferHistory: true } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     source = result.source;
