@@ -4,6 +4,7 @@
  * when PMREF_REDIS_URL is set, from the `pmref:generation` channel; rebuilds in the background and swaps.
  */
 import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { type Config, loadConfig } from '../config.ts';
@@ -21,6 +22,17 @@ export interface RunningServer {
   url: string;
   holder: ReadModelHolder;
   close(): Promise<void>;
+}
+
+/**
+ * Embedded SQLite keeps a read-model pack beside its database file, so a restart serves at once; PostgreSQL
+ * replicas build from the store (they share no disk).
+ */
+function packPathFor(dbUrl: string): { packPath?: string } {
+  if (!dbUrl.startsWith('sqlite:')) return {};
+  const file = dbUrl.slice('sqlite:'.length);
+  if (file === ':memory:' || file === '') return {};
+  return { packPath: join(dirname(resolve(file)), 'read-model.pack') };
 }
 
 async function freePort(host: string): Promise<number> {
@@ -54,6 +66,7 @@ export async function runServer(
     clock: () => new Date(),
     onError: (err) => logger.error({ err }, 'read model rebuild failed; still serving the previous generation'),
     onSwap: (m, ms) => logger.info({ generation: m.generation, events: m.events.length, ms }, 'read model swapped'),
+    ...packPathFor(config.PMREF_DB_URL),
   });
   holder.startPolling(POLL_MS);
 

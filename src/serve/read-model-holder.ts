@@ -5,6 +5,7 @@
  */
 import type { Store } from '../store/index.ts';
 import { collectGarbage } from './gc.ts';
+import { readPack, writePack } from './pack.ts';
 import type { ReadModelSource } from './query-service.ts';
 import { buildReadModel, type ReadModel } from './read-model.ts';
 
@@ -16,6 +17,11 @@ export interface HolderOptions {
   onError?: (err: unknown) => void;
   /** Called after each swap. */
   onSwap?: (model: ReadModel, ms: number) => void;
+  /**
+   * Where to keep a pack of the current model (see pack.ts): a restart on the same generation, origin and
+   * day loads it instead of rebuilding from the store. Unset: no pack.
+   */
+  packPath?: string;
 }
 
 export class ReadModelHolder implements ReadModelSource {
@@ -33,9 +39,26 @@ export class ReadModelHolder implements ReadModelSource {
 
   /** Builds the first model (the only build a caller waits for). */
   static async create(store: Store, opts: HolderOptions): Promise<ReadModelHolder> {
+    if (opts.packPath) {
+      const want = {
+        generation: await store.generation(),
+        origin: opts.origin,
+        today: opts.clock().toISOString().slice(0, 10),
+      };
+      const packed = await readPack(opts.packPath, want);
+      if (packed) return new ReadModelHolder(store, opts, packed);
+    }
     const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
     collectGarbage();
-    return new ReadModelHolder(store, opts, first);
+    const holder = new ReadModelHolder(store, opts, first);
+    holder.savePack(first);
+    return holder;
+  }
+
+  /** Writes the pack in the background; a failure is reported and costs only the next restart's speed. */
+  private savePack(model: ReadModel): void {
+    if (!this.opts.packPath) return;
+    writePack(model, this.opts.packPath).catch((err: unknown) => this.opts.onError?.(err));
   }
 
   private static buildOptions(opts: HolderOptions) {
@@ -66,6 +89,7 @@ export class ReadModelHolder implements ReadModelSource {
       const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
       this.model = next;
       collectGarbage(); // the old model is garbage now too
+      this.savePack(next);
       this.opts.onSwap?.(next, Date.now() - started);
       return true;
     } catch (err) {

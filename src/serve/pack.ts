@@ -1,0 +1,178 @@
+/**
+ * A read-model pack: the read model of one generation written to a file as its exact bytes plus a JSON
+ * header, so a restart serves at once instead of rebuilding from the store (issue 4: "later starts reuse the
+ * store and serve at once"). A pack is used only when it was built for the store's current generation, the
+ * same public origin (it is inside every body) and the same UTC date (liveness depends on it); otherwise the
+ * holder builds from the store as usual and writes a fresh pack.
+ */
+import { existsSync } from 'node:fs';
+import { open, readFile, rename } from 'node:fs/promises';
+import type { Catalyst, Event, Notice, SignalBulletin } from '../domain/index.ts';
+import { Body } from './json-bytes.ts';
+import type { MoverCandidates } from './movers.ts';
+import type { EventEntry, MarketEntry, ReadModel } from './read-model.ts';
+
+const PACK_VERSION = 1;
+
+type Ref = [offset: number, length: number, etag: string];
+
+interface PackHeader {
+  version: number;
+  generation: number;
+  builtAt: string;
+  today: string;
+  origin: string;
+  dataSource: ReadModel['dataSource'];
+  notice: Notice;
+  moversNotice: Notice;
+  counts: ReadModel['counts'];
+  movers: MoverCandidates;
+  catalysts: Catalyst[];
+  signals: SignalBulletin[];
+  events: Array<{
+    event: Event;
+    live: boolean;
+    grade: string | null;
+    searchText: string;
+    item: string;
+    full: Ref;
+    concise: Ref;
+  }>;
+  markets: Array<{ id: string; detail: Ref }>;
+  natives: Array<[native: string, marketId: string]>;
+  signalBodies: Array<[slug: string, body: Ref]>;
+  spot: Ref;
+  info: Ref;
+}
+
+/** Writes `model` to `path` (atomically: a temporary file renamed into place). */
+export async function writePack(model: ReadModel, path: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  let offset = 0;
+  const ref = (body: Body): Ref => {
+    chunks.push(body.bytes);
+    const r: Ref = [offset, body.bytes.length, body.etag];
+    offset += body.bytes.length;
+    return r;
+  };
+  const header: PackHeader = {
+    version: PACK_VERSION,
+    generation: model.generation,
+    builtAt: model.builtAt,
+    today: model.today,
+    origin: model.origin,
+    dataSource: model.dataSource,
+    notice: model.notice,
+    moversNotice: model.moversNotice,
+    counts: model.counts,
+    movers: model.movers,
+    catalysts: model.catalysts,
+    signals: model.signals,
+    events: model.events.map((e) => ({
+      event: e.event,
+      live: e.live,
+      grade: e.grade,
+      searchText: e.searchText,
+      item: e.item,
+      full: ref(e.full),
+      concise: ref(e.concise),
+    })),
+    markets: [...model.marketById.values()].map((m) => ({ id: m.marketId, detail: ref(m.detail) })),
+    natives: [...model.marketByNative.entries()].map(([native, m]) => [native, m.marketId]),
+    signalBodies: [...model.signalBySlug.entries()].map(([slug, b]) => [slug, ref(b)]),
+    spot: ref(model.spot),
+    info: ref(model.info),
+  };
+  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(head.length);
+  const tmp = `${path}.tmp-${process.pid}`;
+  // Written in batches (no one big concatenation: the bodies already take the model's memory once).
+  const fh = await open(tmp, 'w');
+  try {
+    await fh.writev([len, head]);
+    for (let i = 0; i < chunks.length; i += 1024) await fh.writev(chunks.slice(i, i + 1024));
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+}
+
+/** Reads a pack; null when there is none, it is unreadable, or it was built for another generation, origin or day. */
+export async function readPack(
+  path: string,
+  want: { generation: number; origin: string; today: string },
+): Promise<ReadModel | null> {
+  if (!existsSync(path)) return null;
+  let file: Buffer;
+  let header: PackHeader;
+  try {
+    file = await readFile(path);
+    const headLength = file.readUInt32BE(0);
+    header = JSON.parse(file.subarray(4, 4 + headLength).toString('utf8')) as PackHeader;
+    if (header.version !== PACK_VERSION) return null;
+    if (header.generation !== want.generation || header.origin !== want.origin || header.today !== want.today)
+      return null;
+    file = file.subarray(4 + headLength);
+  } catch {
+    return null;
+  }
+  const body = ([offset, length, etag]: Ref) => new Body(file.subarray(offset, offset + length), etag);
+  const events: EventEntry[] = header.events.map((e) => ({
+    event: e.event,
+    live: e.live,
+    grade: e.grade,
+    searchText: e.searchText,
+    item: e.item,
+    full: body(e.full),
+    concise: body(e.concise),
+  }));
+  const eventByKey = new Map<string, EventEntry>();
+  const byCategory = new Map<string, EventEntry[]>();
+  const byVenue = new Map<string, EventEntry[]>();
+  const byGrade = new Map<string, EventEntry[]>();
+  const push = (map: Map<string, EventEntry[]>, key: string, e: EventEntry) => {
+    const list = map.get(key);
+    if (list) list.push(e);
+    else map.set(key, [e]);
+  };
+  for (const e of events) {
+    eventByKey.set(e.event.event_id, e);
+    if (!eventByKey.has(e.event.slug)) eventByKey.set(e.event.slug, e);
+    push(byCategory, e.event.category, e);
+    if (e.event.venue) push(byVenue, e.event.venue, e);
+    if (e.grade) push(byGrade, e.grade, e);
+  }
+  const marketById = new Map<string, MarketEntry>(
+    header.markets.map((m) => [m.id, { marketId: m.id, detail: body(m.detail) }]),
+  );
+  const marketByNative = new Map<string, MarketEntry>();
+  for (const [native, id] of header.natives) {
+    const entry = marketById.get(id);
+    if (entry) marketByNative.set(native, entry);
+  }
+  return {
+    generation: header.generation,
+    builtAt: header.builtAt,
+    today: header.today,
+    origin: header.origin,
+    dataSource: header.dataSource,
+    notice: header.notice,
+    moversNotice: header.moversNotice,
+    events,
+    eventByKey,
+    byCategory,
+    byVenue,
+    byGrade,
+    marketById,
+    marketByNative,
+    movers: header.movers,
+    catalysts: header.catalysts,
+    signals: header.signals,
+    signalBySlug: new Map(header.signalBodies.map(([slug, ref]) => [slug, body(ref)])),
+    spot: body(header.spot),
+    info: body(header.info),
+    counts: header.counts,
+    cache: new Map(),
+  };
+}
