@@ -46,7 +46,10 @@ export class ReadModelHolder implements ReadModelSource {
         today: opts.clock().toISOString().slice(0, 10),
       };
       const packed = await readPack(opts.packPath, want);
-      if (packed) return new ReadModelHolder(store, opts, packed);
+      if (packed) {
+        collectGarbage(); // the file buffer the bodies were copied out of
+        return new ReadModelHolder(store, opts, packed);
+      }
     }
     const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
     collectGarbage();
