@@ -71,8 +71,12 @@ export class Body {
   private gz: Buffer | undefined;
   private brotli: Buffer | undefined;
 
-  constructor(text: string | Buffer, etag: string) {
-    this.bytes = ownBytes(text);
+  /**
+   * `shared` keeps a Buffer slice as it is instead of copying it into its own allocation: for a read-model
+   * pack, whose one file buffer holds every body and lives exactly as long as they do.
+   */
+  constructor(text: string | Buffer, etag: string, shared = false) {
+    this.bytes = shared && typeof text !== 'string' ? text : ownBytes(text);
     this.etag = etag;
   }
 

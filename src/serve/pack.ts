@@ -117,7 +117,7 @@ export async function readPack(
   } catch {
     return null;
   }
-  const body = ([offset, length, etag]: Ref) => new Body(file.subarray(offset, offset + length), etag);
+  const body = ([offset, length, etag]: Ref) => new Body(file.subarray(offset, offset + length), etag, true);
   const events: EventEntry[] = header.events.map((e) => ({
     event: e.event,
     live: e.live,
