@@ -1,3 +1,4 @@
+export { blankMarket } from './blank-market.ts';
 export type { Catalyst } from './catalyst.ts';
 export { CatalystSchema } from './catalyst.ts';
 export type { CatalystDate, Event, LadderDistribution } from './event.ts';

@@ -1,5 +1,5 @@
 /** Small factories of valid domain records for tests: every field set, overridable per test. */
-import { type Event, eventIdFor, type Market, marketIdFor } from '../../src/domain/index.ts';
+import { blankMarket, type Event, eventIdFor, type Market } from '../../src/domain/index.ts';
 
 const T0 = '2026-11-01T00:00:00.000Z';
 
@@ -33,59 +33,13 @@ export function makeEvent(overrides: Partial<Event> & { native?: string } = {}):
 
 export function makeMarket(overrides: Partial<Market> & { native?: string } = {}): Market {
   const { native = 'KXTEST-26-T1', ...rest } = overrides;
-  const platform = rest.platform ?? 'venue_a';
   return {
-    market_id: marketIdFor(platform, native),
-    platform,
-    platform_market_id: native,
-    event_id: null,
-    platform_event_id: null,
+    ...blankMarket(rest.platform ?? 'venue_a', native, T0),
     question_raw: 'Will the test happen?',
-    description_raw: null,
-    category_raw: null,
-    contract_type: 'binary',
-    settlement_currency: platform === 'venue_a' ? 'USD' : 'USDC',
     tick_size: 0.01,
     contract_multiplier: 1,
-    underlying_reference: null,
-    group_item_title: null,
     close_at: '2027-06-30T00:00:00.000Z',
-    last_trading_date: null,
     resolve_at: '2027-06-30T00:00:00.000Z',
-    status: 'open',
-    resolution_rules_raw: null,
-    resolution_triggers: null,
-    arbitration_model: null,
-    resolution_proposer: null,
-    resolution_source: null,
-    source_citation: null,
-    resolution_source_list: null,
-    source_commitment: null,
-    source_commitment_subtype: null,
-    source_of_record: null,
-    source_status: null,
-    source_mechanism: null,
-    source_type: null,
-    threshold: null,
-    direction: null,
-    settlement_style: null,
-    question_id: null,
-    tags: [],
-    regulatory_class: null,
-    analyst_notes: null,
-    contract_terms_url: null,
-    resolution_outcome: null,
-    resolution_value: null,
-    resolved_at: null,
-    first_seen_at: T0,
-    last_updated_at: T0,
-    also_on: null,
-    field_provenance: {},
-    rcg: null,
-    question_id_reason: null,
-    claim_key: null,
-    source_hedge_text: null,
-    eligibility_screens: null,
     ...rest,
   };
 }

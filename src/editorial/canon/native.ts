@@ -5,7 +5,7 @@
  * Pure: the caller reads the files and passes the parsed JSON and the run time.
  */
 import type { Event, Market, Venue, VenueFacts } from '../../domain/index.ts';
-import { emptyVenueFacts, eventIdFor, marketIdFor } from '../../domain/index.ts';
+import { blankMarket, emptyVenueFacts, eventIdFor } from '../../domain/index.ts';
 
 export interface NativeRecord {
   market: Market;
@@ -39,62 +39,6 @@ const jsonList = (v: unknown): string[] | null => {
     return null;
   }
 };
-
-function blankMarket(venue: Venue, nativeId: string, now: string): Market {
-  return {
-    market_id: marketIdFor(venue, nativeId),
-    platform: venue,
-    platform_market_id: nativeId,
-    event_id: null,
-    platform_event_id: null,
-    question_raw: null,
-    description_raw: null,
-    category_raw: null,
-    contract_type: 'binary',
-    settlement_currency: venue === 'venue_a' ? 'USD' : 'USDC',
-    tick_size: null,
-    contract_multiplier: 1,
-    underlying_reference: null,
-    group_item_title: null,
-    close_at: null,
-    last_trading_date: null,
-    resolve_at: null,
-    status: 'open',
-    resolution_rules_raw: null,
-    resolution_triggers: null,
-    arbitration_model: null,
-    resolution_proposer: null,
-    resolution_source: null,
-    source_citation: null,
-    resolution_source_list: null,
-    source_commitment: null,
-    source_commitment_subtype: null,
-    source_of_record: null,
-    source_status: null,
-    source_mechanism: null,
-    source_type: null,
-    threshold: null,
-    direction: null,
-    settlement_style: null,
-    question_id: null,
-    tags: [],
-    regulatory_class: venue === 'venue_a' ? 'DCM' : 'DeFi',
-    analyst_notes: null,
-    contract_terms_url: null,
-    resolution_outcome: null,
-    resolution_value: null,
-    resolved_at: null,
-    first_seen_at: now,
-    last_updated_at: now,
-    also_on: null,
-    field_provenance: {},
-    rcg: null,
-    question_id_reason: null,
-    claim_key: null,
-    source_hedge_text: null,
-    eligibility_screens: null,
-  };
-}
 
 function fromVenueA(m: Obj, event: Obj | null, now: string): NativeRecord | null {
   const ticker = str(m.ticker);

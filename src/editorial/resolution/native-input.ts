@@ -4,7 +4,10 @@
  * `judgeResolution` reads. Only the fields the judgment uses are mapped; the venue normalizer
  * (src/venues/) is the full mapping and should replace this once it lands.
  */
-import { emptyVenueFacts, type Market, marketIdFor, type VenueFacts } from '../../domain/index.ts';
+import { blankMarket, emptyVenueFacts, type Market, type VenueFacts } from '../../domain/index.ts';
+
+/** Records read here carry no ingest time; a fixed one keeps `pmref grade` output reproducible. */
+const EPOCH = '1970-01-01T00:00:00.000Z';
 
 export type InputKind = 'venue_a' | 'venue_b' | 'canonical';
 type Rec = Record<string, unknown>;
@@ -48,66 +51,10 @@ export function detectInputKind(rec: unknown): InputKind | null {
   return null;
 }
 
-function blankMarket(platform: Market['platform'], nativeId: string): Market {
-  return {
-    market_id: marketIdFor(platform, nativeId),
-    platform,
-    platform_market_id: nativeId,
-    event_id: null,
-    platform_event_id: null,
-    question_raw: null,
-    description_raw: null,
-    category_raw: null,
-    contract_type: 'binary',
-    settlement_currency: platform === 'venue_a' ? 'USD' : 'USDC',
-    tick_size: null,
-    contract_multiplier: null,
-    underlying_reference: null,
-    group_item_title: null,
-    close_at: null,
-    last_trading_date: null,
-    resolve_at: null,
-    status: 'open',
-    resolution_rules_raw: null,
-    resolution_triggers: null,
-    arbitration_model: null,
-    resolution_proposer: null,
-    resolution_source: null,
-    source_citation: null,
-    resolution_source_list: null,
-    source_commitment: null,
-    source_commitment_subtype: null,
-    source_of_record: null,
-    source_status: null,
-    source_mechanism: null,
-    source_type: null,
-    threshold: null,
-    direction: null,
-    settlement_style: null,
-    question_id: null,
-    tags: [],
-    regulatory_class: null,
-    analyst_notes: null,
-    contract_terms_url: null,
-    resolution_outcome: null,
-    resolution_value: null,
-    resolved_at: null,
-    first_seen_at: '1970-01-01T00:00:00.000Z',
-    last_updated_at: '1970-01-01T00:00:00.000Z',
-    also_on: null,
-    field_provenance: {},
-    rcg: null,
-    question_id_reason: null,
-    claim_key: null,
-    source_hedge_text: null,
-    eligibility_screens: null,
-  };
-}
-
 /** venue_a market (optionally with its `series` object under `series`, or passed separately). */
 export function venueAInput(m: Rec, seriesArg?: Rec): { market: Market; facts: VenueFacts } {
   const series = seriesArg ?? (isRec(m.series) ? m.series : undefined);
-  const market = blankMarket('venue_a', str(m.ticker) ?? 'unknown');
+  const market = blankMarket('venue_a', str(m.ticker) ?? 'unknown', EPOCH);
   const primary = str(m.rules_primary) ?? '';
   const secondary = str(m.rules_secondary) ?? '';
   const rules = [primary, secondary].filter((s) => s !== '').join('\n\n');
@@ -138,7 +85,7 @@ export function venueAInput(m: Rec, seriesArg?: Rec): { market: Market; facts: V
 
 /** venue_b Gamma market (its first nested event, when present, supplies the event description). */
 export function venueBInput(m: Rec): { market: Market; facts: VenueFacts } {
-  const market = blankMarket('venue_b', str(m.conditionId) ?? str(m.id) ?? 'unknown');
+  const market = blankMarket('venue_b', str(m.conditionId) ?? str(m.id) ?? 'unknown', EPOCH);
   const event = Array.isArray(m.events) && isRec(m.events[0]) ? m.events[0] : undefined;
   const rs = str(m.resolutionSource) ?? str(event?.resolutionSource);
   market.question_raw = str(m.question);
@@ -166,7 +113,7 @@ export function venueBInput(m: Rec): { market: Market; facts: VenueFacts } {
 /** A canonical record with spec §2.2 field names; unknown venue facts stay empty. */
 export function canonicalInput(r: Rec): { market: Market; facts: VenueFacts } {
   const platform = r.platform === 'venue_b' ? 'venue_b' : 'venue_a';
-  const market = blankMarket(platform, str(r.platform_market_id) ?? str(r.market_id) ?? 'unknown');
+  const market = blankMarket(platform, str(r.platform_market_id) ?? str(r.market_id) ?? 'unknown', EPOCH);
   market.question_raw = str(r.question_raw) ?? str(r.question);
   market.description_raw = str(r.description_raw) ?? str(r.description);
   market.resolution_rules_raw = str(r.resolution_rules_raw);
