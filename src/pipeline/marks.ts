@@ -3,29 +3,15 @@
  * upserts today's mark, so the last run of a day decides it. Derived fields (spread, mid, divergence,
  * hours since update, stale flag) are computed here, at write, never at serve time.
  */
+
 import type { FieldProvenance, Mark, Market, NewMark } from '../domain/index.ts';
+import type { VenueQuote } from '../venues/index.ts';
 
 /** A mark older than this many hours since the venue last updated it is stale (spec §2.3). */
 export const STALE_AFTER_HOURS = 4;
 
-/** The quote fields a mark is made from (the venues' VenueQuote satisfies this shape). */
-export interface QuoteInput {
-  yes_bid: number | null;
-  yes_ask: number | null;
-  no_bid: number | null;
-  no_ask: number | null;
-  yes_bid_size_usd: number | null;
-  yes_ask_size_usd: number | null;
-  no_bid_size_usd: number | null;
-  no_ask_size_usd: number | null;
-  last_price: number | null;
-  volume_24h_usd: number | null;
-  volume_total_usd: number | null;
-  open_interest_usd: number | null;
-  source_updated_at: string | null;
-  provenance: FieldProvenance;
-  raw: unknown;
-}
+/** The quote fields a mark is made from: the venues' own quote, less liquidity (marks do not carry it). */
+export type QuoteInput = Omit<VenueQuote, 'liquidity_usd'>;
 
 const PRICE_FIELDS = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask'] as const;
 const USD_FIELDS = [
