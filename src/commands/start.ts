@@ -10,9 +10,9 @@
 import { performance } from 'node:perf_hooks';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
+import { startThreadWorker, startWorker } from '../pipeline/index.ts';
 import { logProgress, type ProgressReporter, ttyProgress } from '../pipeline/progress.ts';
-import { startWorker } from '../pipeline/worker.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, sqlitePathOf } from '../store/index.ts';
 import { type RunningServer, runServer } from './serve.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
@@ -43,8 +43,7 @@ Ctrl-C.
     const empty = (await store.counts()).markets === 0;
     const progress: ProgressReporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
     let server: RunningServer | null = null;
-    const worker = startWorker({
-      store,
+    const workerOptions = {
       config,
       logger,
       onProgress: progress.listener,
@@ -53,7 +52,13 @@ Ctrl-C.
         progress.finish();
         await server?.holder.refresh();
       },
-    });
+    };
+    // Pipelines run on their own thread so requests never wait on one; an in-memory SQLite database is not
+    // shared between connections, so there the worker stays on the server's thread.
+    const worker =
+      sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
+        ? startWorker({ ...workerOptions, store })
+        : startThreadWorker(workerOptions);
     if (empty) {
       logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
       const first = await worker.initial;

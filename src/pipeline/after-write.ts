@@ -23,8 +23,7 @@ export interface AfterWriteOptions {
 
 /** Builds the after-write hook for runPipeline. */
 export function afterWriteStage(options: AfterWriteOptions) {
-  return async ({ store, now, logger }: AfterWriteContext): Promise<Record<string, unknown>> => {
-    const [events, markets] = await Promise.all([store.listEvents(), store.listMarkets()]);
+  return async ({ store, now, logger, events, markets }: AfterWriteContext): Promise<Record<string, unknown>> => {
     const eventById = new Map(events.map((e) => [e.event_id, e]));
 
     // Spot prices for the coins crypto markets reference.

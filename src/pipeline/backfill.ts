@@ -141,7 +141,6 @@ export async function backfillHistory(
   opts: BackfillOptions,
 ): Promise<BackfillSummary> {
   const window = backfillWindow(opts.today, opts.days);
-  const jobs = jobsOf(targets, opts);
   const budget = opts.maxCalls ?? Number.POSITIVE_INFINITY;
   const summary: BackfillSummary = {
     targets: targets.length,
@@ -151,6 +150,15 @@ export async function backfillHistory(
     skipped: {},
     pending_market_ids: [],
   };
+  if (budget <= 0) {
+    // A deferred backfill (no budget): every market that has a history request waits for the next run.
+    summary.pending_market_ids = targets
+      .filter((t) => opts.venues[t.market.platform] && (t.market.platform === 'venue_a' || t.yesToken !== null))
+      .map((t) => t.market.market_id)
+      .sort();
+    return summary;
+  }
+  const jobs = jobsOf(targets, opts);
   for (const t of targets) {
     if (t.market.platform === 'venue_b' && t.yesToken === null && opts.venues.venue_b) {
       opts.logger.debug?.({ market_id: t.market.market_id }, 'backfill: venue_b market without a YES token id');
@@ -171,7 +179,11 @@ export async function backfillHistory(
   };
 
   const byVenue = new Map<Venue, Job[]>();
-  for (const job of jobs) byVenue.set(job.venue, [...(byVenue.get(job.venue) ?? []), job]);
+  for (const job of jobs) {
+    const list = byVenue.get(job.venue);
+    if (list) list.push(job);
+    else byVenue.set(job.venue, [job]);
+  }
   opts.onProgress?.({ stage: 'backfill', done: 0, total: Math.min(jobs.length, budget) });
 
   await Promise.all(

@@ -102,11 +102,15 @@ export interface EditorialStageResult {
   failures: { event_id: string; venue: string; markets: number; error: string }[];
 }
 
+/** Events derived between two yields to the event loop. */
+const EVENTS_PER_SLICE = 100;
+
 /**
  * Runs deriveEvent per fresh event, then linkAcrossVenues over fresh + stored markets, and picks the
- * records that actually changed.
+ * records that actually changed. Yields to the event loop every 100 events: in `pmref start` the pipeline
+ * shares its process with the HTTP server, whose requests must not wait out ten seconds of editorial work.
  */
-export function runEditorialStage(input: EditorialStageInput): EditorialStageResult {
+export async function runEditorialStage(input: EditorialStageInput): Promise<EditorialStageResult> {
   const { fresh, storedEvents, storedMarkets, now, editorial } = input;
   const derivedEvents: Event[] = [];
   const derivedMarkets = new Map<string, Market>();
@@ -151,6 +155,7 @@ export function runEditorialStage(input: EditorialStageInput): EditorialStageRes
     done++;
     if (done % 500 === 0 || done === fresh.length)
       input.onProgress?.({ stage: 'editorial', done, total: fresh.length });
+    if (done % EVENTS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   // Link over every market we know: fresh ones plus stored ones this run did not re-derive.

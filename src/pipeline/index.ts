@@ -22,6 +22,8 @@ export { runPipeline } from './run.ts';
 export { screensFor } from './screens.ts';
 export type { SimManifest, SimulatedIngestOptions, SimulatedIngestResult } from './simulated.ts';
 export { ingestSimulated, readManifest, snapshotClock } from './simulated.ts';
+export type { ThreadWorkerOptions } from './thread.ts';
+export { startThreadWorker } from './thread.ts';
 export type { PipelineLogger, PipelineStage, ProgressEvent, ProgressListener, RunSummary } from './types.ts';
 export type { Worker, WorkerOptions } from './worker.ts';
 export { isStale, startWorker } from './worker.ts';

@@ -32,6 +32,10 @@ export interface AfterWriteContext {
   store: Store;
   now: string;
   logger: PipelineLogger;
+  /** Every stored event after this run's write, ordered by event_id (what `store.listEvents()` returns). */
+  events: readonly Event[];
+  /** Every stored market after this run's write, ordered by market_id (what `store.listMarkets()` returns). */
+  markets: readonly Market[];
 }
 
 export interface RunPipelineOptions {
@@ -79,6 +83,17 @@ function freshMarks(events: readonly NormalizedEvent[], derived: ReadonlyMap<str
     for (const m of n.markets) out.push(markFromQuote(m.market, m.quote, { now, primaryPrice }));
   }
   return out;
+}
+
+/**
+ * The store's records after this run's write, without reading them back: the stored ones with this run's
+ * records in their place (the write stores every changed one; unchanged ones are the stored record), by id.
+ */
+function catalogAfterWrite<T>(stored: readonly T[], fresh: readonly T[], idOf: (record: T) => string): T[] {
+  const byId = new Map<string, T>();
+  for (const r of stored) byId.set(idOf(r), r);
+  for (const r of fresh) byId.set(idOf(r), r);
+  return [...byId.keys()].sort().map((id) => byId.get(id) as T);
 }
 
 /** Markets handed over by the previous run's bounded backfill. */
@@ -147,7 +162,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
 
     lap('normalize');
     const fresh = outcomes.flatMap((o) => o.events ?? []);
-    const stage = runEditorialStage({
+    const stage = await runEditorialStage({
       fresh,
       storedEvents,
       storedMarkets,
@@ -214,7 +229,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     let afterWrite: Record<string, unknown> | undefined;
     if (options.afterWrite) {
       onProgress?.({ stage: 'after_write', done: 0, total: 1 });
-      afterWrite = await options.afterWrite({ store, now, logger });
+      afterWrite = await options.afterWrite({
+        store,
+        now,
+        logger,
+        events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
+        markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
+      });
       onProgress?.({ stage: 'after_write', done: 1, total: 1 });
     }
 
@@ -313,7 +334,9 @@ async function runBackfill(options: RunPipelineOptions, input: BackfillInput): P
   }
   if (targets.length === 0) return null;
   const existing = new Map<string, Set<string>>();
-  const known = targets.filter((t) => input.latest.has(t.market.market_id)).map((t) => t.market.market_id);
+  // Dates already marked matter only when history is fetched (a deferred backfill fetches none).
+  const known =
+    maxCalls === 0 ? [] : targets.filter((t) => input.latest.has(t.market.market_id)).map((t) => t.market.market_id);
   for (let i = 0; i < known.length; i += 500) {
     for (const mark of await options.store.listMarks({ marketIds: known.slice(i, i + 500) })) {
       const set = existing.get(mark.market_id) ?? new Set<string>();

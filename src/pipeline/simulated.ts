@@ -125,9 +125,11 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
     const at = snapshotClock(manifest, date);
     const stage = mkdtempSync(join(tmpdir(), 'pmref-sim-'));
     try {
-      // One folder the replay server can read: this snapshot plus the shared history.
+      // One folder the replay server can read: this snapshot plus the shared history (230 MB on the full
+      // universe, seconds to load: left out when the history is deferred, since no call would read it).
       symlinkSync(join(simDir, 'snapshots', date), join(stage, 'snapshot'), 'dir');
-      if (existsSync(join(simDir, 'history'))) symlinkSync(join(simDir, 'history'), join(stage, 'history'), 'dir');
+      if (!options.deferHistory && existsSync(join(simDir, 'history')))
+        symlinkSync(join(simDir, 'history'), join(stage, 'history'), 'dir');
       const server = await startReplayServer({ dir: stage, port: 0, logger });
       try {
         logger.info({ snapshot: date, as_of: at, index: index + 1, of: todo.length }, `simulated snapshot ${date}`);

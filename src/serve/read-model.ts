@@ -13,7 +13,6 @@ import {
   type Notice,
   type ResolutionLogEntry,
   type SignalBulletin,
-  VENUES,
 } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import { Body, etagFor, objectWithArrayBytes, ownBytes, prettyAt } from './json-bytes.ts';
@@ -141,8 +140,11 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const marketByNative = new Map<string, MarketEntry>();
   const pieces = new Map<string, MarketPiece>();
   const piecesByEvent = new Map<string, MarketPiece[]>();
-  for (const venue of VENUES) {
-    for (const market of await store.listMarkets({ venue })) {
+  for (let after: string | undefined, page: Market[] = []; ; after = page.at(-1)?.market_id) {
+    page = await store.listMarkets({ limit: MARKET_PAGE, ...(after === undefined ? {} : { after }) });
+    if (page.length === 0) break;
+    await yieldToRequests();
+    for (const market of page) {
       // Spec §2.1: unpublished events are internal; their markets are not served either.
       if (market.event_id !== null && !published.has(market.event_id)) continue;
       const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, today);
@@ -169,6 +171,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
 
   const entries: EventEntry[] = [];
   for (const event of published.values()) {
+    if (entries.length % EVENT_SLICE === 0) await yieldToRequests();
     const markets = (piecesByEvent.get(event.event_id) ?? []).sort(marketOrder);
     entries.push(
       eventEntry(event, markets, pieces, logByEvent.get(event.event_id) ?? [], catalystsByEvent, {
@@ -264,6 +267,18 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
 
 /** Markets per chunk when reading marks (bounded memory; one indexed query per chunk and date pair). */
 const MARK_CHUNK = 2000;
+/** Markets read and serialized per page (bounded memory, and the event loop is free between pages). */
+const MARKET_PAGE = 1000;
+/** Events assembled between two yields. */
+const EVENT_SLICE = 250;
+
+/**
+ * Lets waiting requests run: a build shares its process with the server (a replica rebuilding on a new
+ * generation, or `pmref start`), and requests must never wait for a rebuild (DESIGN.md §5).
+ */
+function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 async function readMarks(store: Store, dates: readonly string[]) {
   const prices = new Map<string, PriceFacts>();
@@ -271,8 +286,7 @@ async function readMarks(store: Store, dates: readonly string[]) {
   const priorVolumes = new Map<string, number | null>();
   const [day, prior] = dates;
   if (day === undefined) return { prices, dayMarks, priorVolumes };
-  const ids: string[] = [];
-  for (const venue of VENUES) for (const m of await store.listMarkets({ venue })) ids.push(m.market_id);
+  const ids = await store.listMarketIds();
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += MARK_CHUNK) {
     const chunk = ids.slice(i, i + MARK_CHUNK);
@@ -289,6 +303,7 @@ async function readMarks(store: Store, dates: readonly string[]) {
       }
     }
     for (const id of chunk) if (!prices.has(id)) missing.push(id);
+    await yieldToRequests();
   }
   // Markets without a mark on the latest date: their own latest mark (listMarks is ordered by date).
   for (let i = 0; i < missing.length; i += MARK_CHUNK) {

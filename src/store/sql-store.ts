@@ -153,10 +153,17 @@ export class SqlStore implements Store {
     return rows.map((r) => parse<Event>(r.record));
   }
 
-  async listMarkets(filter: { venue?: Venue } = {}): Promise<Market[]> {
+  async listMarkets(filter: { venue?: Venue; after?: string; limit?: number } = {}): Promise<Market[]> {
     let query = this.root.selectFrom('markets').select('record').orderBy('market_id');
     if (filter.venue !== undefined) query = query.where('platform', '=', filter.venue);
+    if (filter.after !== undefined) query = query.where('market_id', '>', filter.after);
+    if (filter.limit !== undefined) query = query.limit(filter.limit);
     return (await query.execute()).map((r) => parse<Market>(r.record));
+  }
+
+  async listMarketIds(): Promise<string[]> {
+    const rows = await this.root.selectFrom('markets').select('market_id').orderBy('market_id').execute();
+    return rows.map((r) => r.market_id);
   }
 
   async getMarket(marketId: string): Promise<Market | null> {
@@ -184,10 +191,15 @@ export class SqlStore implements Store {
       .select(['mark_id', 'record'])
       .orderBy('snapshot_date')
       .orderBy('market_id');
-    if (query.since !== undefined) base = base.where('snapshot_date', '>=', query.since);
+    // With market ids given, the (market_id, snapshot_date) index is the selective one. SQLite without
+    // statistics prefers the date index and then reads every mark of those dates once per id chunk (17 s
+    // of a read-model build on the full universe); a unary plus keeps the date out of its index choice.
+    const date =
+      query.marketIds !== undefined && this.engine === 'sqlite' ? sql<string>`+snapshot_date` : 'snapshot_date';
+    if (query.since !== undefined) base = base.where(date, '>=', query.since);
     if (query.snapshotDates !== undefined) {
       if (query.snapshotDates.length === 0) return [];
-      base = base.where('snapshot_date', 'in', [...query.snapshotDates]);
+      base = base.where(date, 'in', [...query.snapshotDates]);
     }
     if (query.marketIds === undefined) return (await base.execute()).map(markFrom);
     const out: Mark[] = [];

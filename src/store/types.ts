@@ -100,8 +100,13 @@ export interface Store extends StoreTx {
 
   /** Ordered by event_id. */
   listEvents(): Promise<Event[]>;
-  /** Ordered by market_id. */
-  listMarkets(filter?: { venue?: Venue }): Promise<Market[]>;
+  /**
+   * Ordered by market_id. `after` and `limit` page through them (keyset: the ids greater than `after`), so a
+   * reader can hold one page of records at a time.
+   */
+  listMarkets(filter?: { venue?: Venue; after?: string; limit?: number }): Promise<Market[]>;
+  /** Every market id, ordered (no records parsed). */
+  listMarketIds(): Promise<string[]>;
   getMarket(marketId: string): Promise<Market | null>;
   /** Ordered by log_id (append order). */
   listLog(filter?: { marketIds?: readonly string[] }): Promise<ResolutionLogEntry[]>;

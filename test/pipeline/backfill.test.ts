@@ -65,6 +65,35 @@ describe('backfillHistory', () => {
     expect(http.urls[0]).toContain('/prices-history?market=tok0&startTs=');
   });
 
+  it('a deferred backfill (budget 0) calls nothing and pends every market that has a history request', async () => {
+    const targets = [
+      ...venueB(3),
+      { market: makeMarket({ platform: 'venue_b', native: '0xnotoken' }), yesToken: null },
+    ];
+    await seed(targets);
+    const http = fakeHttp(() => ({ history: [] }));
+    const summary = await backfillHistory(targets, {
+      store,
+      today: TODAY,
+      days: 14,
+      maxCalls: 0,
+      venues: { venue_b: { http, baseUrl: 'http://clob.test', concurrency: 1 } },
+      logger: memoryLogger(),
+    });
+    expect(http.urls).toEqual([]);
+    expect(summary).toEqual({
+      targets: 4,
+      calls: 0,
+      marks: 0,
+      markets_with_history: 0,
+      skipped: {},
+      pending_market_ids: targets
+        .slice(0, 3)
+        .map((t) => t.market.market_id)
+        .sort(),
+    });
+  });
+
   it('skips a venue whose history endpoint answers 404 before any success, without pending anything', async () => {
     const targets = venueB(3);
     await seed(targets);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EditorialFunctions, RunSummary } from '../../src/pipeline/index.ts';
+import type { EditorialFunctions, RunPipelineOptions, RunSummary } from '../../src/pipeline/index.ts';
 import { runPipeline } from '../../src/pipeline/index.ts';
 import type { VenuePullOptions } from '../../src/pipeline/pull-stage.ts';
 import type { PipelineLogger } from '../../src/pipeline/types.ts';
@@ -66,7 +66,13 @@ export async function runOn(
   store: Store,
   dir: string,
   at: string,
-  opts: { faults?: string; logger?: PipelineLogger; timeoutMs?: number; editorial?: EditorialFunctions } = {},
+  opts: {
+    faults?: string;
+    logger?: PipelineLogger;
+    timeoutMs?: number;
+    editorial?: EditorialFunctions;
+    afterWrite?: RunPipelineOptions['afterWrite'];
+  } = {},
 ): Promise<RunSummary> {
   const logger = opts.logger ?? memoryLogger();
   const server = await startReplayServer({ dir, port: 0, ...(opts.faults ? { faults: opts.faults } : {}) });
@@ -79,6 +85,7 @@ export async function runOn(
       venues: venueOptions(server, logger, opts.timeoutMs),
       backfill: { maxCalls: null },
       ...(opts.editorial ? { editorial: opts.editorial } : {}),
+      ...(opts.afterWrite ? { afterWrite: opts.afterWrite } : {}),
     });
   } finally {
     await server.close();

@@ -46,6 +46,21 @@ describe('runPipeline over replay folders', () => {
     expect(today.every((m) => m.snapshot_at === later)).toBe(true);
   });
 
+  it('hands the after-write stage exactly what the store holds after the write, without a read back', async () => {
+    await runOn(store, DAY1, DAY1_AT);
+    let seen = 0;
+    await runOn(store, DAY2, DAY2_AT, {
+      afterWrite: async (ctx) => {
+        expect(ctx.events).toEqual(await ctx.store.listEvents());
+        expect(ctx.markets).toEqual(await ctx.store.listMarkets());
+        seen = ctx.markets.length;
+        return undefined;
+      },
+    });
+    expect(seen).toBe((await store.counts()).markets);
+    expect(seen).toBeGreaterThan(0);
+  });
+
   it('logs a first-seen settled market once, with the venue settlement time', async () => {
     await runOn(store, DAY1, DAY1_AT);
     const natives = await nativeOf();

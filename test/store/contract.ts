@@ -81,6 +81,12 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       expect(await store.listMarkets({ venue: 'venue_b' })).toEqual([b]);
       expect(await store.listMarkets({ venue: 'venue_a' })).toEqual([a]);
       expect((await store.listMarkets()).map((m) => m.market_id)).toEqual([a.market_id, b.market_id].sort());
+      expect(await store.listMarketIds()).toEqual([a.market_id, b.market_id].sort());
+      const [low, high] = [a, b].sort((x, y) => (x.market_id < y.market_id ? -1 : 1));
+      expect(await store.listMarkets({ limit: 1 })).toEqual([low]);
+      expect(await store.listMarkets({ after: low?.market_id, limit: 5 })).toEqual([high]);
+      expect(await store.listMarkets({ after: high?.market_id })).toEqual([]);
+      expect(await store.listMarkets({ venue: low?.platform, after: low?.market_id })).toEqual([]);
 
       const resolved = makeMarket(0, { status: 'resolved', resolution_outcome: 'YES', resolution_value: 1 });
       await store.upsertMarkets([resolved]);

@@ -1,0 +1,110 @@
+/**
+ * The worker in its own thread, for `pmref start` (DESIGN.md §2: one process, serve + worker). A pipeline run
+ * is seconds of CPU at a time (parsing pages, the editorial layer, reading and writing the store); on the
+ * server's thread it would stall every request for as long. Here it runs on a worker thread with its own
+ * store connection (SQLite in WAL mode lets the server read while the thread writes), and the server thread
+ * only hears of finished runs, to swap its read model. The interface is the in-process worker's.
+ */
+import { Worker as Thread } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import type { IngestResult } from './ingest.ts';
+import type { PipelineLogger, ProgressEvent, ProgressListener } from './types.ts';
+import type { Worker } from './worker.ts';
+
+export interface ThreadData {
+  /** The thread's entry module (thread-entry.ts), loaded after tsx is registered there. */
+  entry: string;
+  config: Config;
+  deferFirstHistory: boolean;
+}
+
+export type ToThread = { type: 'run-now'; id: number } | { type: 'stop' };
+
+export type FromThread =
+  | { type: 'progress'; event: ProgressEvent }
+  | { type: 'run'; result: IngestResult }
+  | { type: 'initial'; result: IngestResult | null; next: string | null }
+  | { type: 'ran'; id: number; result: IngestResult | null; next: string | null }
+  | { type: 'stopped' };
+
+export interface ThreadWorkerOptions {
+  config: Config;
+  logger: PipelineLogger;
+  /** Called on the server's thread after every run that published. */
+  onRun?: (result: IngestResult) => void | Promise<void>;
+  onProgress?: ProgressListener;
+  deferFirstHistory?: boolean;
+}
+
+/**
+ * Starts the worker on a pipeline thread. If the thread dies, the failure is logged, pending calls resolve
+ * null and runNow() starts a new thread (the schedule lives in the thread, so the next call restores it).
+ * @example const worker = startThreadWorker({ config, logger, onRun: () => holder.refresh() });
+ */
+export function startThreadWorker(options: ThreadWorkerOptions): Worker {
+  const { logger } = options;
+  let next: Date | null = null;
+  let seq = 0;
+  const waiting = new Map<number, (result: IngestResult | null) => void>();
+  let resolveInitial: (result: IngestResult | null) => void = () => {};
+  const initial = new Promise<IngestResult | null>((resolve) => {
+    resolveInitial = resolve;
+  });
+  let stopping: Promise<void> | null = null;
+  let thread: Thread | null = null;
+
+  const spawn = (): Thread => {
+    const data: ThreadData = {
+      entry: new URL('./thread-entry.ts', import.meta.url).href,
+      config: options.config,
+      deferFirstHistory: options.deferFirstHistory ?? false,
+    };
+    const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), { workerData: data });
+    t.on('message', (message: FromThread) => {
+      if (message.type === 'progress') options.onProgress?.(message.event);
+      else if (message.type === 'run') void Promise.resolve(options.onRun?.(message.result));
+      else if (message.type === 'initial') {
+        next = message.next ? new Date(message.next) : null;
+        resolveInitial(message.result);
+      } else if (message.type === 'stopped') {
+        void t.terminate();
+      } else if (message.type === 'ran') {
+        next = message.next ? new Date(message.next) : null;
+        waiting.get(message.id)?.(message.result);
+        waiting.delete(message.id);
+      }
+    });
+    t.on('error', (err) => logger.error({ err: err.message }, 'the pipeline thread failed'));
+    t.on('exit', (code) => {
+      thread = null;
+      if (!stopping) logger.error({ code }, 'the pipeline thread exited; the next refresh starts a new one');
+      resolveInitial(null);
+      for (const done of waiting.values()) done(null);
+      waiting.clear();
+    });
+    return t;
+  };
+  thread = spawn();
+
+  return {
+    initial,
+    runNow() {
+      thread ??= spawn();
+      const id = ++seq;
+      const answer = new Promise<IngestResult | null>((resolve) => waiting.set(id, resolve));
+      thread.postMessage({ type: 'run-now', id } satisfies ToThread);
+      return answer;
+    },
+    nextRun: () => next,
+    stop() {
+      stopping ??= (async () => {
+        const t = thread;
+        if (t === null) return;
+        const exited = new Promise<void>((resolve) => t.once('exit', () => resolve()));
+        t.postMessage({ type: 'stop' } satisfies ToThread);
+        await exited;
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+// `pmref start` end to end, as `npm start` runs it: on an empty store it ingests the simulated universe through
+// the replay server and the real pipeline (on its pipeline thread) before serving, says it serves simulated
+// data, fetches the deferred price history in the background and swaps the read model when it is in; a
+// restart on the same store serves at once; SIGTERM stops it cleanly.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateUniverse } from '../../src/venues/simulate/index.ts';
+
+let dir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pmref-start-'));
+  await generateUniverse({ outDir: join(dir, 'sim'), seed: 7, days: 3, asOf: '2026-11-22', scale: 0.03 });
+}, 120_000);
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  /** The "serving … events" line. */
+  banner: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(): Promise<Started> {
+  const child = spawn(process.execPath, ['bin/pmref.js', 'start', '--port', '0', '--host', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      PMREF_DB_URL: `sqlite:${join(dir, 'pmref.sqlite')}`,
+      PMREF_SIM_DIR: join(dir, 'sim'),
+      PMREF_SOURCE: 'simulated',
+      PMREF_LOG_LEVEL: 'info',
+      PMREF_BASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /pmref: serving .* on (http:\/\/\S+) .*/.exec(out);
+      if (m?.[1]) resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited });
+    });
+    void exited.then((code) => reject(new Error(`start exited ${code}: ${err.slice(-2000)}`)));
+  });
+}
+
+async function info(url: string): Promise<{ generation: number; data_source: string; events: number }> {
+  const res = await fetch(`${url}/`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { generation: number; data_source: string; events: number };
+}
+
+describe('pmref start', () => {
+  it('first start: ingests the simulated universe, serves it labelled, then swaps in the price history', async () => {
+    const s = await start();
+    expect(s.banner).toMatch(/generation 2, ready in [\d.]+s\) — SIMULATED data/);
+    const first = await info(s.url);
+    expect(first).toMatchObject({ data_source: 'simulated', generation: 2 });
+    expect(first.events).toBeGreaterThan(50);
+    const list = await fetch(`${s.url}/v1/events?limit=5`);
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { _notice: { data_source?: string }; events: unknown[] };
+    expect(body.events).toHaveLength(5);
+    expect(JSON.stringify(body._notice)).toContain('simulated');
+    // The first start ran on the pipeline thread, with progress reported through the server's log.
+    expect(s.stderr()).toContain('"thread":"pipeline"');
+    expect(s.stderr()).toContain('progress: ');
+
+    // The deferred history arrives from the background run: a new generation with movers on two days.
+    const deadline = Date.now() + 90_000;
+    let now = first;
+    while (now.generation < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      now = await info(s.url);
+    }
+    expect(now.generation).toBe(3);
+
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+  }, 180_000);
+
+  it('a restart reuses the store and serves the same generation at once', async () => {
+    const s = await start();
+    expect(s.banner).toMatch(/generation 3, ready in/);
+    expect((await info(s.url)).generation).toBe(3);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+});
