@@ -123,15 +123,28 @@ Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event n
       { name: 'market_detail', path: `/v1/markets/${encodeURIComponent(market.marketId)}` },
     ];
 
-    // The ceiling answers every path with the bytes the app serves for it.
+    // The ceiling answers every path with the body bytes the app serves for it; under `/same-headers` it also
+    // sends every header the app sent (the served-shapes and HTTP-manners headers), which separates the cost
+    // of those header lines (for server and client alike) from the framework's own.
     const bytes = new Map<string, Buffer>();
+    const appHeaders = new Map<string, [string, string][]>();
     for (const t of targets) {
       const res = await fetch(appBase + t.path);
       if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}`);
       bytes.set(t.path, Buffer.from(await res.arrayBuffer()));
+      const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type']);
+      appHeaders.set(
+        t.path,
+        [...res.headers].filter(([k]) => !skip.has(k)),
+      );
     }
+    const SAME = '/same-headers';
     const ceiling = createServer((req, res) => {
-      const body = bytes.get(req.url ?? '') ?? Buffer.from('{}');
+      const url = req.url ?? '';
+      const same = url.startsWith(SAME);
+      const path = same ? url.slice(SAME.length) : url;
+      const body = bytes.get(path) ?? Buffer.from('{}');
+      if (same) for (const [k, v] of appHeaders.get(path) ?? []) res.setHeader(k, v);
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
       res.end(body);
     });
@@ -139,15 +152,20 @@ Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event n
 
     const endpoints = [];
     const rssAfterBuild = process.memoryUsage().rss;
-    // Serving RSS: sampled while the app answers load (the build's transient peak is reported separately).
+    // Serving RSS: sampled only while the app answers load (the build's transient peak, released by the
+    // allocator within about a second, is reported separately as rss_after_build_mb).
     let rssPeak = 0;
+    let sampling = false;
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      if (sampling) rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }, 250);
     for (const t of targets) {
       await cannon(appBase + t.path, connections, 1); // warm-up
+      sampling = true;
       const served = await cannon(appBase + t.path, connections, seconds);
+      sampling = false;
       const bare = await cannon(ceilingBase + t.path, connections, seconds);
+      const sameHeaders = await cannon(ceilingBase + SAME + t.path, connections, seconds);
       if (served.non2xx > 0) throw new Error(`${t.path}: ${served.non2xx} non-2xx responses during the run`);
       const row = {
         name: t.name,
@@ -159,6 +177,8 @@ Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event n
         ratio: Math.round((served.rps / bare.rps) * 100) / 100,
         ceiling_p50_ms: bare.p50,
         ceiling_p99_ms: bare.p99,
+        same_headers_ceiling_rps: Math.round(sameHeaders.rps),
+        same_headers_ratio: Math.round((served.rps / sameHeaders.rps) * 100) / 100,
         bytes: bytes.get(t.path)?.length ?? 0,
       };
       endpoints.push(row);

@@ -1,10 +1,12 @@
 /**
- * A full garbage collection after a read-model build. A build leaves hundreds of MB of garbage (store records,
+ * Garbage collection after a read-model build. A build leaves hundreds of MB of garbage (store records,
  * intermediate JSON, per-market pieces); V8 would otherwise keep that memory until its next major GC, which an
- * allocation-light serving process may not reach for a long time. One collection per build (hourly) costs a
- * pause of roughly a hundred milliseconds and keeps the serving RSS near the size of the live model.
+ * allocation-light serving process may not reach for a long time. And one full collection frees the garbage
+ * but leaves the old generation's pages fragmented (measured after a full-universe build: 188 MB of old space
+ * for 81 MB of live objects); each further collection compacts the most fragmented pages, so a few rounds,
+ * spaced out so requests run between them, give the pages back (old space 103 MB, RSS about 90 MB lower).
  */
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 let gc: (() => void) | null | undefined;
@@ -20,4 +22,23 @@ export function collectGarbage(): void {
     }
   }
   gc?.();
+}
+
+function oldSpaceBytes(): number {
+  return getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_size ?? 0;
+}
+
+/**
+ * Full collections 100 ms apart until the old generation stops shrinking by at least 5% (at most
+ * `maxRounds`). Each round pauses the event loop for a few hundred milliseconds at most.
+ */
+export async function compactHeap(maxRounds = 6): Promise<void> {
+  let before = oldSpaceBytes();
+  for (let round = 0; round < maxRounds; round++) {
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const after = oldSpaceBytes();
+    if (after > before * 0.95) return;
+    before = after;
+  }
 }

@@ -1,6 +1,7 @@
 export type { ContentEncoding } from './json-bytes.ts';
 export {
   Body,
+  ByteArena,
   COMPRESS_MIN_BYTES,
   etagFor,
   objectWithArray,

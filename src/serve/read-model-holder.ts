@@ -4,7 +4,7 @@
  * the old model until the new one is complete, then see the new one atomically (a single reference swap).
  */
 import type { Store } from '../store/index.ts';
-import { collectGarbage } from './gc.ts';
+import { collectGarbage, compactHeap } from './gc.ts';
 import { readPack, writePack } from './pack.ts';
 import type { ReadModelSource } from './query-service.ts';
 import { buildReadModel, type ReadModel } from './read-model.ts';
@@ -53,6 +53,7 @@ export class ReadModelHolder implements ReadModelSource {
     }
     const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
     collectGarbage();
+    void compactHeap(); // in the background: requests are served between its rounds
     const holder = new ReadModelHolder(store, opts, first);
     holder.savePack(first);
     return holder;
@@ -92,6 +93,7 @@ export class ReadModelHolder implements ReadModelSource {
       const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
       this.model = next;
       collectGarbage(); // the old model is garbage now too
+      void compactHeap();
       this.savePack(next);
       this.opts.onSwap?.(next, Date.now() - started);
       return true;

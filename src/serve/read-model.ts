@@ -15,7 +15,7 @@ import {
   type SignalBulletin,
 } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
-import { Body, etagFor, objectWithArrayBytes, ownBytes, prettyAt } from './json-bytes.ts';
+import { Body, ByteArena, etagFor, objectWithArrayBytes, prettyAt } from './json-bytes.ts';
 import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates } from './movers.ts';
 import { noticeFor } from './notice.ts';
 import {
@@ -135,7 +135,11 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const allEvents = await store.listEvents();
   const published = new Map(allEvents.filter((e) => e.published).map((e) => [e.event_id, e]));
 
-  // Markets, one venue at a time → detail bodies and the pieces events are assembled from.
+  // Every body of this model goes into one arena; the pieces events are assembled from into a scratch arena
+  // dropped with the build (see ByteArena).
+  const arena = new ByteArena();
+  const scratch = new ByteArena();
+  // Markets, a page at a time → detail bodies and the pieces events are assembled from.
   const marketById = new Map<string, MarketEntry>();
   const marketByNative = new Map<string, MarketEntry>();
   const pieces = new Map<string, MarketPiece>();
@@ -147,11 +151,15 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     for (const market of page) {
       // Spec §2.1: unpublished events are internal; their markets are not served either.
       if (market.event_id !== null && !published.has(market.event_id)) continue;
-      const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, today);
+      const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, today, scratch);
       const detail = marketDetail(piece.served, market, origin, notice);
       const entry = {
         marketId: market.market_id,
-        detail: new Body(JSON.stringify(detail, null, 2), etagFor(generation, `m:${market.market_id}`)),
+        detail: new Body(
+          arena.put(JSON.stringify(detail, null, 2)),
+          etagFor(generation, `m:${market.market_id}`),
+          true,
+        ),
       };
       marketById.set(market.market_id, entry);
       if (!marketByNative.has(market.platform_market_id)) marketByNative.set(market.platform_market_id, entry);
@@ -178,6 +186,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
         origin,
         notice,
         generation,
+        arena,
       }),
     );
   }
@@ -314,7 +323,13 @@ async function readMarks(store: Store, dates: readonly string[]) {
   return { prices, dayMarks, priorVolumes };
 }
 
-function marketPiece(market: Market, price: PriceFacts, priceOf: (id: string) => number | null, today: string) {
+function marketPiece(
+  market: Market,
+  price: PriceFacts,
+  priceOf: (id: string) => number | null,
+  today: string,
+  scratch: ByteArena,
+) {
   const served = servedMarket(market, price, priceOf);
   const piece: MarketPiece = {
     market_id: market.market_id,
@@ -330,8 +345,8 @@ function marketPiece(market: Market, price: PriceFacts, priceOf: (id: string) =>
     implied_probability: served.implied_probability,
     price_as_of: served.price_as_of,
     last_checked_at: served.last_checked_at,
-    fullText: ownBytes(prettyAt(served, 2)),
-    conciseText: ownBytes(prettyAt(conciseMarket(served), 2)),
+    fullText: scratch.put(prettyAt(served, 2)),
+    conciseText: scratch.put(prettyAt(conciseMarket(served), 2)),
   };
   return { served, piece };
 }
@@ -342,7 +357,7 @@ function eventEntry(
   pieces: ReadonlyMap<string, MarketPiece>,
   logEntries: ResolutionLogEntry[],
   catalystsByEvent: ReadonlyMap<string, Catalyst[]>,
-  ctx: { origin: string; notice: Notice; generation: number },
+  ctx: { origin: string; notice: Notice; generation: number; arena: ByteArena },
 ): EventEntry {
   const primary = event.primary_market_id ? pieces.get(event.primary_market_id) : undefined;
   const live = markets.some((m) => m.live);
@@ -379,12 +394,14 @@ function eventEntry(
     'markets',
     markets.map((m) => m.fullText),
     tail,
+    ctx.arena,
   );
   const concise = objectWithArrayBytes(
     head,
     'markets',
     markets.map((m) => m.conciseText),
     tail,
+    ctx.arena,
   );
   return {
     event,
@@ -392,7 +409,7 @@ function eventEntry(
     grade: primary ? primary.rcg.grade : null,
     searchText: `${event.question}\n${JSON.stringify(event.tags)}`.toLowerCase(),
     item: prettyAt(eventListItem(event, markets, primary, live, ctx.origin), 2),
-    full: new Body(full, etagFor(ctx.generation, `e:${event.event_id}:full`)),
-    concise: new Body(concise, etagFor(ctx.generation, `e:${event.event_id}:concise`)),
+    full: new Body(full, etagFor(ctx.generation, `e:${event.event_id}:full`), true),
+    concise: new Body(concise, etagFor(ctx.generation, `e:${event.event_id}:concise`), true),
   };
 }

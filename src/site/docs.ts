@@ -4,6 +4,7 @@
  */
 import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
+import { DOCUMENT_HEADERS } from './headers.ts';
 
 /** The docs page needs scripts and styles from this origin; everything else keeps the strict CSP. */
 const DOCS_CSP =
@@ -24,7 +25,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     hooks: {
       onRequest: async (_req, reply) => {
-        reply.header('content-security-policy', DOCS_CSP);
+        reply.header('content-security-policy', DOCS_CSP).headers(DOCUMENT_HEADERS);
       },
     },
   });

@@ -11,6 +11,7 @@ import { type OpenApiOptions, registerOpenApiGenerator, registerOpenApiRoute } f
 import { sendDoc } from './send-doc.ts';
 
 export { errorExamples, responseExamples } from './examples.ts';
+export { DOCUMENT_HEADERS } from './headers.ts';
 export { llmsTxt } from './llms-txt.ts';
 export { decorateDocument, registerOpenApiGenerator, registerOpenApiRoute } from './openapi.ts';
 

@@ -1,7 +1,15 @@
 // Bytes assembled from precomputed pieces are exactly JSON.stringify(whole, null, 2), for any JSON values.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Body, etagFor, objectWithArray, objectWithArrayBytes, prependKeys, prettyAt } from '../../src/serve/index.ts';
+import {
+  Body,
+  ByteArena,
+  etagFor,
+  objectWithArray,
+  objectWithArrayBytes,
+  prependKeys,
+  prettyAt,
+} from '../../src/serve/index.ts';
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 const head = fc.dictionary(
@@ -43,8 +51,40 @@ describe('objectWithArray', () => {
           tail,
         );
         expect(bytes.toString('utf8')).toBe(text);
+        const arena = new ByteArena(4096);
+        const inArena = objectWithArrayBytes(
+          h,
+          'items',
+          items.map((i) => arena.put(prettyAt(i, 2))),
+          tail,
+          arena,
+        );
+        expect(inArena.toString('utf8')).toBe(text);
       }),
     );
+  });
+});
+
+describe('ByteArena', () => {
+  it('packs small byte strings into shared chunks, each slice holding exactly its bytes', () => {
+    const arena = new ByteArena(1024);
+    const texts = Array.from({ length: 40 }, (_, i) => `{"n": ${i}, "é": "${'x'.repeat(i)}"}`);
+    const slices = texts.map((t) => arena.put(t));
+    expect(slices.map((b) => b.toString('utf8'))).toEqual(texts);
+    // Several slices per chunk, and more than one chunk once the first is full.
+    const chunks = new Set(slices.map((b) => b.buffer));
+    expect(chunks.size).toBeGreaterThan(1);
+    expect(chunks.size).toBeLessThan(texts.length / 4);
+    expect(arena.put(Buffer.from('copied')).toString()).toBe('copied');
+  });
+
+  it('gives a request over an eighth of a chunk its own allocation', () => {
+    const arena = new ByteArena(1024);
+    const small = arena.put('small');
+    const big = arena.put('y'.repeat(200));
+    expect(big.toString()).toBe('y'.repeat(200));
+    expect(big.buffer).not.toBe(small.buffer);
+    expect(big.byteLength).toBe(200);
   });
 });
 

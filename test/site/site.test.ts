@@ -94,5 +94,11 @@ describe('/docs', () => {
     expect(script.statusCode).toBe(200);
     expect(script.body.length).toBeGreaterThan(100_000);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    // A rendered document gets the framing and referrer guards; JSON answers do not need them.
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const json = await app.inject('/openapi.json');
+    expect(json.headers['x-frame-options']).toBeUndefined();
+    expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

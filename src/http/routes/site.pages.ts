@@ -5,6 +5,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { DOCUMENT_HEADERS } from '../../site/index.ts';
 import type { App, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_TYPE } from '../send.ts';
@@ -19,6 +20,7 @@ function sendDoc(reply: FastifyReply, bytes: Buffer, type: string, etag: string)
     .header('cache-control', `public, max-age=${MAX_AGE}`)
     .header('etag', etag)
     .header('content-security-policy', PAGE_CSP)
+    .headers(type === HTML ? DOCUMENT_HEADERS : {})
     .send(bytes);
 }
 
