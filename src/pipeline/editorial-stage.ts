@@ -107,8 +107,9 @@ const EVENTS_PER_SLICE = 100;
 
 /**
  * Runs deriveEvent per fresh event, then linkAcrossVenues over fresh + stored markets, and picks the
- * records that actually changed. Yields to the event loop every 100 events: in `pmref start` the pipeline
- * shares its process with the HTTP server, whose requests must not wait out ten seconds of editorial work.
+ * records that actually changed. Yields to the event loop every 100 events: where the pipeline shares a
+ * thread with an HTTP server (`pmref start` on an in-memory database), requests must not wait out ten seconds
+ * of editorial work.
  */
 export async function runEditorialStage(input: EditorialStageInput): Promise<EditorialStageResult> {
   const { fresh, storedEvents, storedMarkets, now, editorial } = input;

@@ -36,9 +36,13 @@ export interface ThreadWorkerOptions {
   deferFirstHistory?: boolean;
 }
 
+/** How long after an unexpected exit a new pipeline thread starts (it brings the hourly schedule back). */
+const RESPAWN_AFTER_MS = 30_000;
+
 /**
  * Starts the worker on a pipeline thread. If the thread dies, the failure is logged, pending calls resolve
- * null and runNow() starts a new thread (the schedule lives in the thread, so the next call restores it).
+ * null, and a new thread starts 30 s later (or at once on runNow()); the schedule lives in the thread, and a
+ * new thread's start-up run refreshes a stale store as a first start would.
  * @example const worker = startThreadWorker({ config, logger, onRun: () => holder.refresh() });
  */
 export function startThreadWorker(options: ThreadWorkerOptions): Worker {
@@ -77,7 +81,12 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     t.on('error', (err) => logger.error({ err: err.message }, 'the pipeline thread failed'));
     t.on('exit', (code) => {
       thread = null;
-      if (!stopping) logger.error({ code }, 'the pipeline thread exited; the next refresh starts a new one');
+      if (!stopping) {
+        logger.error({ code }, `the pipeline thread exited; a new one starts in ${RESPAWN_AFTER_MS / 1000} s`);
+        setTimeout(() => {
+          if (!stopping && thread === null) thread = spawn();
+        }, RESPAWN_AFTER_MS).unref();
+      }
       resolveInitial(null);
       for (const done of waiting.values()) done(null);
       waiting.clear();
