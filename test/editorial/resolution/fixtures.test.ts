@@ -9,7 +9,8 @@ const present = existsSync(FIXTURE_DIR);
 if (!present) console.warn(`fixture sweep skipped: venue fixtures not found at ${FIXTURE_DIR}`);
 
 describe.skipIf(!present)('resolution judgment over all fixture markets', () => {
-  const markets = loadFixtureMarkets();
+  // A skipped suite still has its body collected: read the fixtures only when they are there.
+  const markets = present ? loadFixtureMarkets() : [];
   const judged = markets.map((m) => ({ m, j: judgeResolution(m.market, m.facts) }));
 
   it('quotes evidence verbatim at its offsets', () => {

@@ -28,7 +28,8 @@ describe.skipIf(!present)('golden grades on real venue markets', () => {
   const sets = { developed: read(GOLDEN), holdout: read(HOLDOUT) };
   const golden = { markets: [...sets.developed, ...sets.holdout] };
   const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as { misses: Miss[] };
-  const byId = new Map(loadFixtureMarkets().map((m) => [m.id, m]));
+  // A skipped suite still has its body collected: read the fixtures only when they are there.
+  const byId = new Map((present ? loadFixtureMarkets() : []).map((m) => [m.id, m]));
 
   const results = golden.markets.map((g) => {
     const m = byId.get(g.native_id);
