@@ -10,7 +10,7 @@ import { open, readFile, rename } from 'node:fs/promises';
 import type { Catalyst, Event, Notice, SignalBulletin } from '../domain/index.ts';
 import { Body } from './json-bytes.ts';
 import type { MoverCandidates } from './movers.ts';
-import type { EventEntry, MarketEntry, ReadModel } from './read-model.ts';
+import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from './read-model.ts';
 
 const PACK_VERSION = 1;
 
@@ -127,22 +127,7 @@ export async function readPack(
     full: body(e.full),
     concise: body(e.concise),
   }));
-  const eventByKey = new Map<string, EventEntry>();
-  const byCategory = new Map<string, EventEntry[]>();
-  const byVenue = new Map<string, EventEntry[]>();
-  const byGrade = new Map<string, EventEntry[]>();
-  const push = (map: Map<string, EventEntry[]>, key: string, e: EventEntry) => {
-    const list = map.get(key);
-    if (list) list.push(e);
-    else map.set(key, [e]);
-  };
-  for (const e of events) {
-    eventByKey.set(e.event.event_id, e);
-    if (!eventByKey.has(e.event.slug)) eventByKey.set(e.event.slug, e);
-    push(byCategory, e.event.category, e);
-    if (e.event.venue) push(byVenue, e.event.venue, e);
-    if (e.grade) push(byGrade, e.grade, e);
-  }
+  const { eventByKey, byCategory, byVenue, byGrade } = indexEvents(events);
   const marketById = new Map<string, MarketEntry>(
     header.markets.map((m) => [m.id, { marketId: m.id, detail: body(m.detail) }]),
   );

@@ -94,6 +94,22 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** The event indexes of a read model (id and slug lookup, and the list filters), from its ordered entries. */
+export function indexEvents(entries: readonly EventEntry[]) {
+  const eventByKey = new Map<string, EventEntry>();
+  const byCategory = new Map<string, EventEntry[]>();
+  const byVenue = new Map<string, EventEntry[]>();
+  const byGrade = new Map<string, EventEntry[]>();
+  for (const e of entries) {
+    eventByKey.set(e.event.event_id, e);
+    if (!eventByKey.has(e.event.slug)) eventByKey.set(e.event.slug, e);
+    pushTo(byCategory, e.event.category, e);
+    if (e.event.venue) pushTo(byVenue, e.event.venue, e);
+    if (e.grade) pushTo(byGrade, e.grade, e);
+  }
+  return { eventByKey, byCategory, byVenue, byGrade };
+}
+
 /** What an event needs of each of its markets once the market record itself is gone. */
 interface MarketPiece extends ServedSummary, MoverMarket {
   market_id: string;
@@ -196,17 +212,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       (a.event.updated_at < b.event.updated_at ? 1 : a.event.updated_at > b.event.updated_at ? -1 : 0) ||
       (a.event.event_id < b.event.event_id ? -1 : 1),
   );
-  const eventByKey = new Map<string, EventEntry>();
-  const byCategory = new Map<string, EventEntry[]>();
-  const byVenue = new Map<string, EventEntry[]>();
-  const byGrade = new Map<string, EventEntry[]>();
-  for (const e of entries) {
-    eventByKey.set(e.event.event_id, e);
-    if (!eventByKey.has(e.event.slug)) eventByKey.set(e.event.slug, e);
-    pushTo(byCategory, e.event.category, e);
-    if (e.event.venue) pushTo(byVenue, e.event.venue, e);
-    if (e.grade) pushTo(byGrade, e.grade, e);
-  }
+  const { eventByKey, byCategory, byVenue, byGrade } = indexEvents(entries);
 
   const signals = await store.listSignals();
   const signalBySlug = new Map(
