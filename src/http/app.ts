@@ -4,6 +4,7 @@
  * slashes, 405, metering, and the one error shape.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -19,6 +20,7 @@ import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
 import type { App, AppContext, HttpTick } from './context.ts';
 import { ApiError, type ErrorCode, errorBody, notFound, statusOf } from './errors.ts';
+import { withFastPath } from './fast-path.ts';
 import { KeyRegistry } from './keys.ts';
 import { defaultLimits, type Limits, secondsToUtcMidnight } from './limits.ts';
 import { liveExamples } from './live-examples.ts';
@@ -63,6 +65,7 @@ const COMMON_HEADERS = {
 };
 
 const COMMON_HEADER_LIST = Object.entries(COMMON_HEADERS);
+const COMMON_HEADER_FLAT = COMMON_HEADER_LIST.flat();
 
 /** POST bodies are tiny ({email}); anything bigger is refused with 413. */
 export const BODY_LIMIT_BYTES = 4096;
@@ -125,25 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const limits = opts.limits ?? defaultLimits();
   const idPrefix = randomBytes(4).toString('hex');
   let seq = 0;
-  const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
-    logController: new LogController({ disableRequestLogging: !opts.config.logRequests }),
-    trustProxy: opts.config.trustProxy,
-    bodyLimit: BODY_LIMIT_BYTES,
-    genReqId: () => `${idPrefix}-${(++seq).toString(36)}`,
-    rewriteUrl: (req) => stripTrailingSlash(req.url ?? '/'),
-  }).withTypeProvider<ZodTypeProvider>();
-  // Query parameters are lenient by contract (unknown values → 200 with a notice, out-of-range → clamped) and
-  // path parameters are any string (an unknown one is a 404), so the query service judges both; their zod
-  // schemas document them in /openapi.json and are not re-run per request. Bodies are validated.
-  app.setValidatorCompiler((route) =>
-    route.httpPart === 'querystring' || route.httpPart === 'params'
-      ? (value: unknown) => ({ value })
-      : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]),
-  );
-  app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('keyed', false);
-
+  const nextRequestId = (): string => `${idPrefix}-${(++seq).toString(36)}`;
   let tickCache: { second: number; tick: HttpTick } = {
     second: Number.NaN,
     tick: { day: '', toMidnight: 0, toRefresh: 0 },
@@ -170,9 +155,45 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     clock,
     tick,
     refreshMinutes: opts.config.refreshMinutes,
+    trustProxy: opts.config.trustProxy,
     origin: opts.config.origin,
     pages: new SitePages(opts.readModel, opts.store, methodologyMarkdown()),
   };
+
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: !opts.config.logRequests }),
+    trustProxy: opts.config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: nextRequestId,
+    rewriteUrl: (req) => stripTrailingSlash(req.url ?? '/'),
+    // The hot read path answers plain event and market lookups ahead of Fastify (fast-path.ts), unless every
+    // request is to be logged (Fastify logs them); the server keeps the timeouts Fastify would have set.
+    serverFactory: (handler, options) => {
+      const listener = opts.config.logRequests
+        ? handler
+        : withFastPath({ ctx, nextRequestId, commonHeaders: COMMON_HEADER_FLAT }, handler);
+      const server = createServer(listener);
+      const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
+      if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
+      if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
+      if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
+      if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0) {
+        server.maxRequestsPerSocket = maxRequestsPerSocket;
+      }
+      return server;
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+  // Query parameters are lenient by contract (unknown values → 200 with a notice, out-of-range → clamped) and
+  // path parameters are any string (an unknown one is a 404), so the query service judges both; their zod
+  // schemas document them in /openapi.json and are not re-run per request. Bodies are validated.
+  app.setValidatorCompiler((route) =>
+    route.httpPart === 'querystring' || route.httpPart === 'params'
+      ? (value: unknown) => ({ value })
+      : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]),
+  );
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('keyed', false);
 
   // One hook for every request: common headers, then metering. A callback hook (not async) so the common
   // path, an anonymous request on in-memory counters, allocates no promise.

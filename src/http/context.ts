@@ -29,6 +29,8 @@ export interface AppContext {
   tick(): HttpTick;
   /** Minutes between pipeline refreshes; Cache-Control expires at the next boundary. */
   refreshMinutes: number;
+  /** Take the client address from X-Forwarded-For (PMREF_TRUST_PROXY; see `clientIp`). */
+  trustProxy: boolean;
   /** The public origin (PMREF_BASE_URL or the listen address). */
   origin: string;
   /** Human pages and screen artifacts (site routes, not /v1). */

@@ -5,10 +5,25 @@
  * POST /v1/keys has its own per-IP limit; POST /mcp and POST /a2a spend from the caller's daily budget. Every metered response carries RateLimit-* headers; a 429 adds
  * Retry-After and a hint.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import type { MeterResult } from './limits.ts';
+
+/** One call to meter, from either door: the Fastify hook or the hot read path (`fast-path.ts`). */
+export interface MeterCall {
+  method: string;
+  /** The path and query as received (after trailing-slash stripping on the Fastify side). */
+  url: string;
+  /** The client address (`clientIp`). */
+  ip: string;
+  /** The key the call presents (`Authorization: Bearer …` or `?key=…`), if any. */
+  key: string | undefined;
+}
+
+/** Where `meterCall` puts the RateLimit-* headers: flat `[name, value, …]`. */
+export type HeaderList = string[];
 
 function isMetered(method: string, url: string): boolean {
   // The agent faces spend from the same daily budget (spec §8: limits apply to all endpoints).
@@ -17,71 +32,127 @@ function isMetered(method: string, url: string): boolean {
   return url === '/' || url.startsWith('/?') || url.startsWith('/v1/');
 }
 
-/** The key a request presents: `Authorization: Bearer …` or `?key=…`; undefined when none. */
-export function presentedKey(req: FastifyRequest): string | undefined {
-  const auth = req.headers.authorization;
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m?.[1]) return m[1];
+/**
+ * The caller's address: the socket's peer, or, when PMREF_TRUST_PROXY is on, the first (client-most) entry of
+ * `X-Forwarded-For`, as a proxy that appends to the header leaves it. The one definition both doors use.
+ */
+export function clientIp(raw: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const xff = raw.headers['x-forwarded-for'];
+    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+    if (first) return first;
   }
+  return raw.socket.remoteAddress ?? '';
+}
+
+/** The key in an `Authorization: Bearer …` header; undefined when there is none. */
+export function bearerKey(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return m?.[1] || undefined;
+}
+
+/** The key a Fastify request presents: `Authorization: Bearer …` or `?key=…`; undefined when none. */
+export function presentedKey(req: FastifyRequest): string | undefined {
+  const bearer = bearerKey(req.headers.authorization);
+  if (bearer) return bearer;
   const q = (req.query as Record<string, unknown> | undefined)?.key;
   if (typeof q === 'string' && q !== '') return q;
   if (Array.isArray(q) && typeof q[0] === 'string') return q[0];
   return undefined;
 }
 
-function setRateHeaders(reply: FastifyReply, limit: number, remaining: number, reset: number): void {
-  reply.header('ratelimit-limit', String(limit));
-  reply.header('ratelimit-remaining', String(remaining));
-  reply.header('ratelimit-reset', String(reset));
+/**
+ * Meters one call and sets its RateLimit-* headers. Returns whether it was keyed; throws (or rejects with)
+ * ApiError 401 for an unknown key and 429 over the limit. Synchronous on the common path (anonymous call,
+ * in-memory counters), so that path allocates no promise.
+ */
+export function meterCall(ctx: AppContext, call: MeterCall, headers: HeaderList): boolean | Promise<boolean> {
+  if (!isMetered(call.method, call.url)) return false;
+  if (call.key === undefined) {
+    const r = ctx.limits.meter.consume(`ip:${call.ip}`, ctx.limits.anonDaily, ctx.tick());
+    if (r instanceof Promise) return r.then((res) => apply(ctx, false, headers, res));
+    return apply(ctx, false, headers, r);
+  }
+  return ctx.keys
+    .find(call.key)
+    .then((record) => {
+      if (!record) {
+        throw new ApiError(
+          'invalid_api_key',
+          'Invalid API key',
+          'Omit the key for anonymous access (1,000 requests/day), or get one with POST /v1/keys {"email": …}.',
+        );
+      }
+      return ctx.limits.meter.consume(`key:${record.key_hash}`, record.daily_limit, ctx.tick());
+    })
+    .then((res) => apply(ctx, true, headers, res));
 }
 
 /**
- * Meters one request; resolves when it may proceed, throws ApiError (401, 429) when it may not. Synchronous
- * (returns undefined) on the common path: anonymous request, in-memory counters.
+ * Meters a Fastify request (the `onRequest` hook); sets `req.keyed`. A request the hot path already metered
+ * and refused carries that refusal (`handOverRefused`) and is not metered twice.
  */
 export function meter(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
-  if (!isMetered(req.method, req.url)) return undefined;
-  const key = presentedKey(req);
-  if (key === undefined) {
-    return settle(ctx, req, reply, `ip:${req.ip}`, ctx.limits.anonDaily);
+  const refused = (req.raw as Refusable)[REFUSED];
+  if (refused) throw refused;
+  const call: MeterCall = {
+    method: req.method,
+    url: req.url,
+    ip: clientIp(req.raw, ctx.trustProxy),
+    key: presentedKey(req),
+  };
+  const headers: HeaderList = [];
+  const setHeaders = (): void => {
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i] as string, headers[i + 1]);
+  };
+  let keyed: boolean | Promise<boolean>;
+  try {
+    keyed = meterCall(ctx, call, headers);
+  } finally {
+    setHeaders();
   }
-  return ctx.keys.find(key).then((record) => {
-    if (!record) {
-      throw new ApiError(
-        'invalid_api_key',
-        'Invalid API key',
-        'Omit the key for anonymous access (1,000 requests/day), or get one with POST /v1/keys {"email": …}.',
-      );
-    }
-    req.keyed = true;
-    return settle(ctx, req, reply, `key:${record.key_hash}`, record.daily_limit);
-  });
+  if (typeof keyed === 'boolean') {
+    req.keyed = keyed;
+    return undefined;
+  }
+  return keyed.then(
+    (k) => {
+      setHeaders();
+      req.keyed = k;
+    },
+    (err: unknown) => {
+      setHeaders();
+      throw err;
+    },
+  );
 }
 
-function settle(
-  ctx: AppContext,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  bucket: string,
-  limit: number,
-): Promise<void> | undefined {
-  const r = ctx.limits.meter.consume(bucket, limit, ctx.tick());
-  if (r instanceof Promise) return r.then((res) => apply(ctx, req, reply, res));
-  apply(ctx, req, reply, r);
-  return undefined;
+const REFUSED = Symbol('pmref.meterRefused');
+type Refusable = IncomingMessage & { [REFUSED]?: Error };
+
+/** Marks a raw request the hot path metered and refused, before handing it to Fastify to answer. */
+export function handOverRefused(raw: IncomingMessage, error: Error): void {
+  (raw as Refusable)[REFUSED] = error;
 }
 
-function apply(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, r: MeterResult): void {
-  setRateHeaders(reply, r.limit, r.remaining, r.resetSeconds);
-  if (r.allowed) return;
+function apply(ctx: AppContext, keyed: boolean, headers: HeaderList, r: MeterResult): boolean {
+  headers.push(
+    'ratelimit-limit',
+    String(r.limit),
+    'ratelimit-remaining',
+    String(r.remaining),
+    'ratelimit-reset',
+    String(r.resetSeconds),
+  );
+  if (r.allowed) return keyed;
   const limit = r.limit;
-  const hint = req.keyed
+  const hint = keyed
     ? `This key allows ${limit} calls/day; the count resets at 00:00 UTC.`
     : `Get a free key for ${ctx.limits.keyDaily.toLocaleString('en-US')}/day: POST /v1/keys {"email": …}. The count resets at 00:00 UTC.`;
   throw new ApiError(
     'rate_limited',
-    req.keyed
+    keyed
       ? 'Daily rate limit exceeded'
       : `Daily rate limit exceeded: anonymous access allows ${limit} requests/day per IP`,
     hint,

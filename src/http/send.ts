@@ -46,7 +46,47 @@ export interface SendOptions {
   contentType?: string;
 }
 
-/** Sends one body: 304 when the client holds it, else the (possibly compressed) bytes. */
+/** How one body is answered: the status, the headers beyond the common ones, and the bytes (none for a 304). */
+export interface BodyAnswer {
+  status: 200 | 304;
+  /** Flat `[name, value, name, value, …]`, lower-case names, as `ServerResponse.writeHead` takes them. */
+  headers: string[];
+  payload: Buffer | null;
+}
+
+/**
+ * Decides how one read-model body is answered: 304 when the client holds it, else the (possibly
+ * precompressed) bytes. Shared by the Fastify routes (`sendBody`) and the hot read path (`fast-path.ts`), so
+ * both send the very same response.
+ */
+export function answerBody(
+  body: Body,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+  maxAge: number,
+  contentType: string = JSON_TYPE,
+): BodyAnswer {
+  const headers = [
+    'etag',
+    body.etag,
+    'cache-control',
+    `public, max-age=${maxAge}`,
+    'vary',
+    'Accept-Encoding, Authorization',
+  ];
+  if (etagMatches(ifNoneMatch, body.etag)) return { status: 304, headers, payload: null };
+  headers.push('content-type', contentType);
+  if (body.bytes.length >= COMPRESS_MIN_BYTES) {
+    const encoding = pickEncoding(acceptEncoding);
+    if (encoding) {
+      headers.push('content-encoding', encoding);
+      return { status: 200, headers, payload: body.encoded(encoding) };
+    }
+  }
+  return { status: 200, headers, payload: body.bytes };
+}
+
+/** Sends one body through Fastify (see `answerBody`). */
 export function sendBody(
   ctx: AppContext,
   req: FastifyRequest,
@@ -54,22 +94,17 @@ export function sendBody(
   body: Body,
   opts: SendOptions = {},
 ): FastifyReply {
-  const maxAge = opts.maxAge ?? ctx.tick().toRefresh;
-  reply.header('etag', body.etag);
-  reply.header('cache-control', `public, max-age=${maxAge}`);
-  reply.header('vary', 'Accept-Encoding, Authorization');
-  if (etagMatches(req.headers['if-none-match'], body.etag)) {
-    return reply.code(304).send();
-  }
-  reply.header('content-type', opts.contentType ?? JSON_TYPE);
-  if (body.bytes.length >= COMPRESS_MIN_BYTES) {
-    const encoding = pickEncoding(req.headers['accept-encoding']);
-    if (encoding) {
-      reply.header('content-encoding', encoding);
-      return reply.send(body.encoded(encoding));
-    }
-  }
-  return reply.send(body.bytes);
+  const answer = answerBody(
+    body,
+    req.headers['if-none-match'],
+    req.headers['accept-encoding'],
+    opts.maxAge ?? ctx.tick().toRefresh,
+    opts.contentType,
+  );
+  const h = answer.headers;
+  for (let i = 0; i < h.length; i += 2) reply.header(h[i] as string, h[i + 1]);
+  reply.code(answer.status);
+  return answer.payload ? reply.send(answer.payload) : reply.send();
 }
 
 /** Sends a small, uncached JSON value pretty-printed (served-shapes §1): key creation and the like. */

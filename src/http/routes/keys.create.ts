@@ -3,6 +3,7 @@ import { KeyCreatedSchema, KeyRequestSchema } from '../../domain/index.ts';
 import type { App, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { EMAIL_PATTERN } from '../keys.ts';
+import { clientIp } from '../metering.ts';
 import { sendJson } from '../send.ts';
 import { errorResponses } from './schemas.ts';
 
@@ -39,7 +40,11 @@ export function registerCreateKey(app: App, ctx: AppContext): void {
       if (typeof email !== 'string' || email.length > 254 || !EMAIL_PATTERN.test(email.trim())) {
         throw new ApiError('invalid_email', 'A valid email is required, e.g. { "email": "you@example.com" }');
       }
-      const r = await ctx.limits.meter.consume(`keys-ip:${req.ip}`, ctx.limits.keyCreationDaily, ctx.tick());
+      const r = await ctx.limits.meter.consume(
+        `keys-ip:${clientIp(req.raw, ctx.trustProxy)}`,
+        ctx.limits.keyCreationDaily,
+        ctx.tick(),
+      );
       if (!r.allowed) {
         throw new ApiError(
           'rate_limited',
