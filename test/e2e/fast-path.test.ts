@@ -189,7 +189,9 @@ describe('hot read path metering', () => {
         expect(got.headers.get('ratelimit-remaining')).toBe(String(9999 - i));
       }
       expect(s.fastify()).toBe(0);
-      const bad = await call(s.base, path, { headers: { authorization: 'Bearer pmref_00000000000000000000000000000000' } });
+      const bad = await call(s.base, path, {
+        headers: { authorization: 'Bearer pmref_00000000000000000000000000000000' },
+      });
       expect(bad.status).toBe(401);
       expect(bad.body).toMatchObject({ code: 'invalid_api_key', error: 'Invalid API key' });
       await expect.poll(s.fastify).toBe(1);
