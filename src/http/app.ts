@@ -160,10 +160,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     pages: new SitePages(opts.readModel, opts.store, methodologyMarkdown()),
   };
 
+  // One trusted proxy hop (the nearest), as `clientIp` (metering.ts) reads X-Forwarded-For.
+  const trustNearest = (_address: string, hop: number): boolean => opts.config.trustProxy && hop < 1;
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: !opts.config.logRequests }),
-    trustProxy: opts.config.trustProxy,
+    trustProxy: trustNearest,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: nextRequestId,
     rewriteUrl: (req) => stripTrailingSlash(req.url ?? '/'),

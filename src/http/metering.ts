@@ -33,14 +33,19 @@ function isMetered(method: string, url: string): boolean {
 }
 
 /**
- * The caller's address: the socket's peer, or, when PMREF_TRUST_PROXY is on, the first (client-most) entry of
- * `X-Forwarded-For`, as a proxy that appends to the header leaves it. The one definition both doors use.
+ * The caller's address: the socket's peer or, when PMREF_TRUST_PROXY is on, the last entry of
+ * `X-Forwarded-For`: the one the trusted proxy in front of the service appended. Earlier entries come from
+ * the client and could be forged to dodge the limits, so they are never used. The one definition both doors
+ * (Fastify and the hot path) use.
  */
 export function clientIp(raw: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const xff = raw.headers['x-forwarded-for'];
-    const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first) return first;
+    const header = Array.isArray(xff) ? xff.join(',') : xff;
+    if (header) {
+      const last = header.slice(header.lastIndexOf(',') + 1).trim();
+      if (last) return last;
+    }
   }
   return raw.socket.remoteAddress ?? '';
 }
@@ -63,7 +68,7 @@ export function presentedKey(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Meters one call and sets its RateLimit-* headers. Returns whether it was keyed; throws (or rejects with)
+ * Meters one call and adds its RateLimit-* headers to `headers`. Returns whether it was keyed; throws (or rejects with)
  * ApiError 401 for an unknown key and 429 over the limit. Synchronous on the common path (anonymous call,
  * in-memory counters), so that path allocates no promise.
  */

@@ -202,14 +202,16 @@ describe('hot read path metering', () => {
     }
   });
 
-  it('counts per X-Forwarded-For client (its first entry) when the proxy is trusted, as the Fastify side does', async () => {
+  it('counts per X-Forwarded-For client (the entry the proxy appended) when the proxy is trusted', async () => {
     const s = await startCounted(1, false, true);
     try {
       const path = `/v1/markets/${btcMarketA.market_id}`;
       const as = (xff: string) => call(s.base, path, { headers: { 'x-forwarded-for': xff } });
       expect((await as('203.0.113.1')).status).toBe(200);
-      expect((await as('203.0.113.1, 10.0.0.1')).status).toBe(429);
-      expect((await as('203.0.113.2')).status).toBe(200);
+      // A forged leading entry does not make a new client.
+      expect((await as('198.51.100.7, 203.0.113.1')).status).toBe(429);
+      expect((await as('203.0.113.1, 203.0.113.2')).status).toBe(200);
+      // The Fastify side counts the same client.
       const spot = await call(s.base, '/v1/spot', { headers: { 'x-forwarded-for': '203.0.113.2' } });
       expect(spot.status).toBe(429);
     } finally {
