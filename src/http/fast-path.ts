@@ -69,10 +69,10 @@ export function withFastPath(deps: FastPathDeps, fallback: RequestListener): Req
     try {
       metered = meterCall(ctx, callOf(req, ctx.trustProxy), rate);
     } catch (err) {
-      refuse(req, res, rate, err, fallback);
+      handOver(req, res, rate, err, fallback);
       return;
     }
-    if (typeof metered === 'boolean') answer(deps, req, res, body, rate);
+    if (typeof metered === 'boolean') answer(deps, req, res, body, rate, fallback);
     else answerLater(deps, req, res, body, rate, metered, fallback);
   };
 }
@@ -97,13 +97,16 @@ function answerLater(
   fallback: RequestListener,
 ): void {
   metered.then(
-    () => answer(deps, req, res, body, rate),
-    (err: unknown) => refuse(req, res, rate, err, fallback),
+    () => answer(deps, req, res, body, rate, fallback),
+    (err: unknown) => handOver(req, res, rate, err, fallback),
   );
 }
 
-/** Hands a refused call to Fastify, which answers it in the one error shape without metering it again. */
-function refuse(
+/**
+ * Hands a refused (401, 429) or failed call to Fastify, which answers it in the one error shape without
+ * metering it again.
+ */
+function handOver(
   req: IncomingMessage,
   res: ServerResponse,
   rate: string[],
@@ -115,10 +118,26 @@ function refuse(
   fallback(req, res);
 }
 
-function answer(deps: FastPathDeps, req: IncomingMessage, res: ServerResponse, body: Body, rate: string[]): void {
-  const a = answerBody(body, req.headers['if-none-match'], req.headers['accept-encoding'], deps.ctx.tick().toRefresh);
-  const headers = [...deps.commonHeaders, 'x-request-id', deps.nextRequestId(), ...rate, ...a.headers];
-  if (a.payload) headers.push('content-length', String(a.payload.length));
-  res.writeHead(a.status, headers);
-  res.end(a.payload ?? undefined);
+/**
+ * Writes the answer. Should anything in it throw (it has no known way to), the request goes to Fastify with
+ * the error, which answers 500 in the one error shape and logs it: the server never crashes on a request.
+ */
+function answer(
+  deps: FastPathDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Body,
+  rate: string[],
+  fallback: RequestListener,
+): void {
+  try {
+    const a = answerBody(body, req.headers['if-none-match'], req.headers['accept-encoding'], deps.ctx.tick().toRefresh);
+    const headers = [...deps.commonHeaders, 'x-request-id', deps.nextRequestId(), ...rate, ...a.headers];
+    if (a.payload) headers.push('content-length', String(a.payload.length));
+    res.writeHead(a.status, headers);
+    res.end(a.payload ?? undefined);
+  } catch (err) {
+    if (res.headersSent) res.destroy(err as Error);
+    else handOver(req, res, rate, err, fallback);
+  }
 }

@@ -10,6 +10,7 @@ interface Counted {
   app: App;
   base: string;
   store: Store;
+  holder: ReadModelHolder;
   /** Responses Fastify itself sent (its onResponse hook ran; it runs just after the response is written). */
   fastify: () => number;
   close(): Promise<void>;
@@ -38,6 +39,7 @@ async function startCounted(anonDaily = 1000, logRequests = false, trustProxy = 
     app,
     base: `http://127.0.0.1:${port}`,
     store,
+    holder,
     fastify: () => reached,
     close: async () => {
       await app.close();
@@ -214,6 +216,33 @@ describe('hot read path metering', () => {
       // The Fastify side counts the same client.
       const spot = await call(s.base, '/v1/spot', { headers: { 'x-forwarded-for': '203.0.113.2' } });
       expect(spot.status).toBe(429);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('hands a failure while answering to Fastify: a 500 in the one error shape, and the server goes on', async () => {
+    const s = await startCounted();
+    try {
+      const body = s.holder.current().marketById.get(btcMarketA.market_id)?.detail;
+      if (!body) throw new Error('seeded market missing from the read model');
+      body.encoded = () => {
+        throw new Error('compression failed');
+      };
+      const path = `/v1/markets/${btcMarketA.market_id}`;
+      const failed = await call(s.base, path, { headers: { 'accept-encoding': 'gzip' } });
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({
+        error: 'Internal error',
+        code: 'internal',
+        hint: expect.stringMatching(/^Retry; if it persists, contact the operator quoting request_id /),
+        request_id: expect.any(String),
+      });
+      expect(failed.text).not.toContain('compression failed');
+      expect(failed.headers.get('ratelimit-remaining')).toBe('999');
+      const next = await call(s.base, path, { headers: { 'accept-encoding': 'identity' } });
+      expect(next.status).toBe(200);
+      expect(next.headers.get('ratelimit-remaining')).toBe('998');
     } finally {
       await s.close();
     }
