@@ -74,7 +74,7 @@ Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh
 against the app and then against a bare node:http server answering the same bytes (the ceiling).
 Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event nearest 30 markets),
 /v1/markets/{id}. Each endpoint runs R rounds of app, ceiling and same-headers ceiling, S seconds each;
-figures are medians over the rounds. Defaults: --duration 5, --rounds 3, --connections 32,
+figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --connections 32,
 --out bench/results.json.
 `,
   async run(args) {
@@ -85,7 +85,7 @@ figures are medians over the rounds. Defaults: --duration 5, --rounds 3, --conne
       out: { type: 'string' },
     });
     const seconds = Number(values.duration ?? 5);
-    const rounds = Number(values.rounds ?? 3);
+    const rounds = Number(values.rounds ?? 5);
     if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError('--rounds must be a positive integer');
     const connections = Number(values.connections ?? 32);
     if (!(seconds > 0) || !(connections > 0)) throw new UsageError('--duration and --connections must be positive');
