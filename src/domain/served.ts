@@ -345,6 +345,7 @@ export const ServiceInfoSchema = z
     published_events: z.number().int(),
     live_events: z.number().int().describe('Published events with at least one live market.'),
     docs: z.string(),
+    status_url: z.string().describe('Operational state: `/v1/status`.'),
     openapi: z.string(),
     llms: z.string(),
     filters: z.object({
@@ -358,6 +359,66 @@ export const ServiceInfoSchema = z
   })
   .describe('Service info: live counts and the filter vocabulary.');
 export type ServiceInfo = z.infer<typeof ServiceInfoSchema>;
+
+/** One check of `GET /v1/status`. */
+export const StatusCheckSchema = z.object({
+  name: z.string().describe('store, read_model, pipeline, freshness, or a venue (venue_a, venue_b).'),
+  ok: z.boolean(),
+  detail: z.string().describe('What was found, in a sentence.'),
+});
+
+/** A pipeline run as `GET /v1/status` shows it. */
+export const RunStatusSchema = z.object({
+  run_id: z.number().int(),
+  source: z.string(),
+  status: z.enum(['running', 'ok', 'partial', 'failed']),
+  started_at: dateTime(),
+  finished_at: dateTime().nullable(),
+  generation: z.number().int().describe('The generation the run published; 0 when it published none.'),
+});
+
+/** `GET /v1/status` (served-shapes §17): operational state, computed per request, never cached. */
+export const ServiceStatusSchema = z
+  .object({
+    service: z.string(),
+    as_of: dateTime(),
+    schema_version: z.string(),
+    state: z
+      .enum(['ok', 'degraded', 'stale'])
+      .describe(
+        'degraded: the store cannot be read or the last pipeline run failed or lost a venue; stale: the data ' +
+          'is older than twice the refresh interval, or this server still serves an older generation than the store holds; ' +
+          'ok otherwise. degraded wins over stale.',
+      ),
+    checks: z.array(StatusCheckSchema),
+    dataset: z.object({
+      data_source: DataSourceSchema.nullable(),
+      generation: z.number().int().describe('The generation this server serves.'),
+      store_generation: z
+        .number()
+        .int()
+        .nullable()
+        .describe('The newest published generation; null when the store cannot be read.'),
+      built_at: dateTime().describe('When this server built its read model.'),
+      events: z.number().int(),
+      markets: z.number().int(),
+      marks: z.number().int().nullable(),
+      log: z.number().int().nullable(),
+      signals: z.number().int(),
+    }),
+    runs: z.object({
+      last: RunStatusSchema.nullable().describe('The most recently started run.'),
+      last_published: RunStatusSchema.nullable().describe('The run that published the newest generation.'),
+    }),
+    non_core: z.object({
+      signals: z.object({ count: z.number().int(), newest_published_at: dateTime().nullable() }),
+      spot: z.object({ coins: z.number().int(), newest_as_of: dateTime().nullable() }),
+    }),
+    docs: z.string(),
+  })
+  .describe('Operational state: checks, dataset counts, the latest pipeline runs. Not cached (no-store).');
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const KeyRequestSchema = z.object({
   email: z.string().describe('Where to send advance notice of schema changes.').meta({ example: 'dev@example.com' }),

@@ -14,7 +14,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { QueryService, type ReadModelSource } from '../serve/index.ts';
+import { QueryService, type ReadModelSource, StatusService } from '../serve/index.ts';
 import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
 import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
@@ -150,6 +150,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   };
   const ctx: AppContext = {
     query: new QueryService(opts.readModel, clock),
+    status: new StatusService(opts.store, opts.readModel, {
+      clock,
+      refreshMinutes: opts.config.refreshMinutes,
+      origin: opts.config.origin,
+      onStoreError: (err) => opts.logger?.error({ err }, 'status: the store cannot be read'),
+    }),
     keys: new KeyRegistry(opts.store, clock),
     limits,
     clock,

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { QueryService } from '../serve/index.ts';
+import type { QueryService, StatusService } from '../serve/index.ts';
 import type { SitePages } from '../site/pages/index.ts';
 import type { KeyRegistry } from './keys.ts';
 import type { Limits, Tick } from './limits.ts';
@@ -22,6 +22,8 @@ export type App = FastifyInstance<
 
 export interface AppContext {
   query: QueryService;
+  /** `GET /v1/status`: computed per request from the store and the read model in hand. */
+  status: StatusService;
   keys: KeyRegistry;
   limits: Limits;
   clock: () => Date;

@@ -25,3 +25,5 @@ export type { HolderOptions } from './read-model-holder.ts';
 export { ReadModelHolder } from './read-model-holder.ts';
 export type { PriceFacts, ServedSummary } from './serialize.ts';
 export { isLiveMarket, priceFacts } from './serialize.ts';
+export type { StatusInputs, StoreView } from './status.ts';
+export { readStoreView, StatusService, serviceStatus } from './status.ts';

@@ -243,6 +243,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     built_at: builtAt,
     ...servedCounts,
     docs: `Reference data for prediction markets: graded events and markets across two venues. Docs: ${origin}/docs`,
+    status_url: '/v1/status',
     openapi: `${origin}/openapi.json`,
     llms: `${origin}/llms.txt`,
     filters: {

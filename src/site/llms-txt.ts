@@ -41,6 +41,7 @@ ${simulated}
 - ${o}/v1/catalysts/upcoming : catalyst calendar (days 1..365)
 - ${o}/v1/signals and ${o}/v1/signals/{slug} : signal wire
 - ${o}/v1/spot : reference spot prices
+- ${o}/v1/status : operational state (ok, degraded or stale), its checks and the latest pipeline runs; not cached
 - POST ${o}/v1/keys {"email": …} : free key
 
 Limits: 1,000 requests/day per IP anonymous; 10,000/day with a key (Authorization: Bearer <key> or ?key=). RateLimit-* headers on every metered response; 429 with Retry-After. ETag/If-None-Match supported. Unknown filter values return 200 with an empty page and a notice naming the valid values. Responses carry _notice (additive; shape stable).

@@ -338,13 +338,10 @@ export class SqlStore implements Store {
     return Number(row?.generation ?? 0);
   }
 
-  async lastRun(): Promise<PipelineRun | null> {
-    const row = await this.root
-      .selectFrom('pipeline_runs')
-      .selectAll()
-      .orderBy('run_id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  async lastRun(filter: { published?: boolean } = {}): Promise<PipelineRun | null> {
+    let query = this.root.selectFrom('pipeline_runs').selectAll();
+    if (filter.published) query = query.where('generation', '>', 0);
+    const row = await query.orderBy('run_id', 'desc').limit(1).executeTakeFirst();
     if (!row) return null;
     return {
       run_id: Number(row.run_id),

@@ -140,7 +140,7 @@ export interface Store extends StoreTx {
   ): Promise<number>;
   /** The published generation: 0 before the first published run. */
   generation(): Promise<number>;
-  /** The most recently started run. */
-  lastRun(): Promise<PipelineRun | null>;
+  /** The most recently started run; with `published`, the run that published the current generation. */
+  lastRun(filter?: { published?: boolean }): Promise<PipelineRun | null>;
   counts(): Promise<{ events: number; markets: number; marks: number; log: number; signals: number }>;
 }

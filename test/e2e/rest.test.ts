@@ -60,6 +60,7 @@ describe('GET /', () => {
       published_events: 4,
       live_events: 3,
       docs: `Reference data for prediction markets: graded events and markets across two venues. Docs: ${ORIGIN}/docs`,
+      status_url: '/v1/status',
       openapi: `${ORIGIN}/openapi.json`,
       llms: `${ORIGIN}/llms.txt`,
       filters: {
@@ -88,6 +89,54 @@ describe('GET /', () => {
     expect(got.headers.get('x-request-id')).toMatch(/.+/);
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await api('/health', '/health')).body).toEqual(got.body);
+  });
+});
+
+describe('GET /v1/status', () => {
+  it('reports the state with its checks, dataset counts and runs, never cached', async () => {
+    const got = await api('/v1/status', '/v1/status');
+    expect(got.status).toBe(200);
+    expect(got.headers.get('cache-control')).toBe('no-store');
+    expect(got.headers.get('etag')).toBeNull();
+    expect(got.headers.get('ratelimit-limit')).toBe('1000');
+    const run = {
+      run_id: 1,
+      source: 'simulated',
+      status: 'ok',
+      started_at: '2026-11-21T12:00:00.000Z',
+      finished_at: expect.any(String),
+      generation: 1,
+    };
+    expect(got.body).toEqual({
+      service: 'pmref',
+      as_of: '2026-11-21T12:30:00.000Z',
+      schema_version: 'v0.2.0',
+      state: 'ok',
+      checks: [
+        { name: 'store', ok: true, detail: 'readable; newest published generation 1' },
+        { name: 'read_model', ok: true, detail: 'serving generation 1, built 2026-11-21T12:30:00.000Z' },
+        { name: 'pipeline', ok: true, detail: expect.stringMatching(/^run 1 \(simulated\) finished ok at /) },
+        { name: 'freshness', ok: true, detail: 'simulated data: a fixed universe, its age is not judged' },
+      ],
+      dataset: {
+        data_source: 'simulated',
+        generation: 1,
+        store_generation: 1,
+        built_at: '2026-11-21T12:30:00.000Z',
+        events: 5,
+        markets: 8,
+        marks: expect.any(Number),
+        log: 2,
+        signals: 1,
+      },
+      runs: { last: run, last_published: run },
+      non_core: {
+        signals: { count: 1, newest_published_at: signal.published_at },
+        spot: { coins: expect.any(Number), newest_as_of: expect.any(String) },
+      },
+      docs: `What each check means: ${ORIGIN}/openapi.json (getStatus). Docs: ${ORIGIN}/docs`,
+    });
+    expect(got.text.startsWith('{\n  "service": "pmref",\n')).toBe(true);
   });
 });
 

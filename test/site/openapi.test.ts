@@ -53,6 +53,7 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['get', '/v1/signals', 'listSignals'],
   ['get', '/v1/signals/{slug}', 'getSignal'],
   ['get', '/v1/spot', 'getSpot'],
+  ['get', '/v1/status', 'getStatus'],
   ['post', '/v1/keys', 'createKey'],
 ];
 

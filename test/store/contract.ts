@@ -336,6 +336,7 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
     it('generation: 0 before any publish, +1 per published run, unchanged by unpublished runs', async () => {
       expect(await store.generation()).toBe(0);
       const r1 = await store.startRun('simulated', '2026-03-02T10:00:00Z');
+      expect(await store.lastRun({ published: true })).toBeNull();
       expect(await store.lastRun()).toEqual({
         run_id: r1,
         started_at: '2026-03-02T10:00:00Z',
@@ -357,6 +358,7 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       expect(await store.finishRun(r2, 'failed', { error: 'both venues down' }, '2026-03-02T11:01:00Z', false)).toBe(1);
       expect(await store.generation()).toBe(1);
       expect(await store.lastRun()).toMatchObject({ run_id: r2, status: 'failed', generation: 0 });
+      expect(await store.lastRun({ published: true })).toMatchObject({ run_id: r1, status: 'ok', generation: 1 });
 
       const r3 = await store.startRun('live', '2026-03-02T12:00:00Z');
       expect(await store.finishRun(r3, 'partial', summary, '2026-03-02T12:04:00Z', true)).toBe(2);
@@ -378,6 +380,8 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       expect(await store.finishRun(r3, 'ok', summary, '2026-03-02T12:06:00Z', false)).toBe(2);
       expect(await store.generation()).toBe(2);
       expect(await store.lastRun()).toMatchObject({ run_id: r3, status: 'ok', generation: 2 });
+      await store.startRun('live', '2026-03-02T13:00:00Z');
+      expect(await store.lastRun({ published: true })).toMatchObject({ run_id: r3, generation: 2 });
     });
 
     it('id registry: the same native key gets the same id forever, whatever makeId says later', async () => {

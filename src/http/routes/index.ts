@@ -14,6 +14,7 @@ import { registerListSignals } from './signals.list.ts';
 import { registerSignalsRss } from './signals-rss.get.ts';
 import { registerSitePages } from './site.pages.ts';
 import { registerGetSpot } from './spot.get.ts';
+import { registerGetStatus } from './status.get.ts';
 
 export const ROUTE_REGISTRARS = [
   registerGetRoot,
@@ -26,6 +27,7 @@ export const ROUTE_REGISTRARS = [
   registerGetSignal,
   registerSignalsRss,
   registerGetSpot,
+  registerGetStatus,
   registerCreateKey,
   registerMcp,
   registerA2a,
