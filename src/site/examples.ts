@@ -60,7 +60,11 @@ export const responseExamples: Record<string, unknown> = {
       { name: 'pipeline', ok: false, detail: 'run 57 (live) finished at 2026-11-22T09:00:58.000Z without every venue' },
       { name: 'venue_a', ok: true, detail: 'run 57: 1812 pulled, 1650 stored' },
       { name: 'venue_b', ok: false, detail: 'not reached in run 57: HTTP 503 after 4 attempts' },
-      { name: 'freshness', ok: true, detail: 'newest data published 19 min ago (refresh every 60 min; stale after 120)' },
+      {
+        name: 'freshness',
+        ok: true,
+        detail: 'newest data published 19 min ago (refresh every 60 min; stale after 120)',
+      },
     ],
     dataset: {
       data_source: 'live',
