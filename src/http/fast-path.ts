@@ -8,9 +8,9 @@
  *
  * It takes only requests that need nothing else: GET, a path of unreserved characters (no percent-escapes,
  * no trailing slash, no query string), an existing event or market. Everything else, a miss included, goes
- * to Fastify untouched, before anything is metered. The one hand-over after metering is a refusal (401 for an
- * unknown key, 429 over the limit): the request goes to Fastify marked with that refusal, so it is answered
- * in the one error shape and not metered twice.
+ * to Fastify untouched, before anything is metered. After metering, a refusal (401 for an unknown key, 429
+ * over the limit) or a failure while answering goes to Fastify marked with that error, so it is answered in
+ * the one error shape (a failure as a 500 that leaks nothing) and not metered twice.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Body } from '../serve/index.ts';
@@ -34,7 +34,7 @@ const EVENTS = '/v1/events/';
 const PLAIN_SEGMENT = /^[\w.~-]+$/;
 
 /** The body a hot-path request asks for, or null when the request is not one the hot path takes. */
-export function hotBody(ctx: AppContext, method: string | undefined, url: string | undefined): Body | null {
+function hotBody(ctx: AppContext, method: string | undefined, url: string | undefined): Body | null {
   if (method !== 'GET' || url === undefined) return null;
   let ref: string;
   if (url.startsWith(MARKETS)) {
