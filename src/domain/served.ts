@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { EventIdSchema, LadderDistributionSchema } from './event.ts';
+import { MarkSchema } from './mark.ts';
 import { AlsoOnSchema, EligibilityScreenResultSchema, MarketIdSchema, ResolutionSourceSchema } from './market.ts';
 import { RcgCapSchema, RcgFactorSchema } from './rcg.ts';
 import { ServedLogEntrySchema } from './resolution-log.ts';
@@ -346,6 +347,7 @@ export const ServiceInfoSchema = z
     live_events: z.number().int().describe('Published events with at least one live market.'),
     docs: z.string(),
     status_url: z.string().describe('Operational state: `/v1/status`.'),
+    marks_url: z.string().describe('The marks feed: `/v1/marks?since=<ISO>`.'),
     openapi: z.string(),
     llms: z.string(),
     filters: z.object({
@@ -419,6 +421,25 @@ export const ServiceStatusSchema = z
   .describe('Operational state: checks, dataset counts, the latest pipeline runs. Not cached (no-store).');
 export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
 export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** A mark as the marks feed serves it: the record of spec §2.3 without the venue's raw payload. */
+export const ServedMarkSchema = MarkSchema.omit({ raw_payload: true });
+
+/** `GET /v1/marks` (served-shapes §17): one page of the marks feed. */
+export const MarksPageSchema = z
+  .object({
+    as_of: dateTime(),
+    schema_version: z.string(),
+    since: dateTime().describe('The since asked for, as a UTC date-time.'),
+    count: z.number().int().describe('Marks on this page.'),
+    next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
+    docs: z.string(),
+    limit_notice: z.string().optional(),
+    _notice: NoticeSchema,
+    marks: z.array(ServedMarkSchema),
+  })
+  .describe('Marks written or updated at or after since, in (snapshot_date, market_id) order. Not cached.');
+export type MarksPage = z.infer<typeof MarksPageSchema>;
 
 export const KeyRequestSchema = z.object({
   email: z.string().describe('Where to send advance notice of schema changes.').meta({ example: 'dev@example.com' }),

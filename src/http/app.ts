@@ -14,7 +14,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { QueryService, type ReadModelSource, StatusService } from '../serve/index.ts';
+import { MarksFeed, QueryService, type ReadModelSource, StatusService } from '../serve/index.ts';
 import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
 import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
@@ -156,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       origin: opts.config.origin,
       onStoreError: (err) => opts.logger?.error({ err }, 'status: the store cannot be read'),
     }),
+    marks: new MarksFeed(opts.store, opts.readModel, { clock, origin: opts.config.origin }),
     keys: new KeyRegistry(opts.store, clock),
     limits,
     clock,

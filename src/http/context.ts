@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { QueryService, StatusService } from '../serve/index.ts';
+import type { MarksFeed, QueryService, StatusService } from '../serve/index.ts';
 import type { SitePages } from '../site/pages/index.ts';
 import type { KeyRegistry } from './keys.ts';
 import type { Limits, Tick } from './limits.ts';
@@ -24,6 +24,8 @@ export interface AppContext {
   query: QueryService;
   /** `GET /v1/status`: computed per request from the store and the read model in hand. */
   status: StatusService;
+  /** `GET /v1/marks`: a live, paged store query. */
+  marks: MarksFeed;
   keys: KeyRegistry;
   limits: Limits;
   clock: () => Date;

@@ -11,6 +11,8 @@ export {
   prettyAt,
 } from './json-bytes.ts';
 export { refCandidates, resolveMarketRef } from './market-ref.ts';
+export type { ServedMark } from './marks-feed.ts';
+export { MARKS_DEFAULT_LIMIT, MARKS_MAX_LIMIT, MarksFeed, MarksQueryError } from './marks-feed.ts';
 export type { DayMark, MoverCandidates, MoverMarket } from './movers.ts';
 export { moverCandidates } from './movers.ts';
 export { noticeFor } from './notice.ts';

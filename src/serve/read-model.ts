@@ -244,6 +244,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     ...servedCounts,
     docs: `Reference data for prediction markets: graded events and markets across two venues. Docs: ${origin}/docs`,
     status_url: '/v1/status',
+    marks_url: '/v1/marks?since=<ISO>',
     openapi: `${origin}/openapi.json`,
     llms: `${origin}/llms.txt`,
     filters: {

@@ -183,4 +183,13 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    // The marks feed (`GET /v1/marks`) pages through marks in (snapshot_date, market_id) order; this index
+    // serves that order directly and makes the date-only index redundant.
+    version: '0002_marks_date_market',
+    async up(db) {
+      await db.schema.createIndex('marks_date_market').on('marks').columns(['snapshot_date', 'market_id']).execute();
+      await db.schema.dropIndex('marks_date').execute();
+    },
+  },
 ];

@@ -201,7 +201,18 @@ export class SqlStore implements Store {
       if (query.snapshotDates.length === 0) return [];
       base = base.where(date, 'in', [...query.snapshotDates]);
     }
-    if (query.marketIds === undefined) return (await base.execute()).map(markFrom);
+    if (query.after !== undefined) {
+      const { snapshot_date: d, market_id: m } = query.after;
+      base = base.where((eb) =>
+        eb.or([eb('snapshot_date', '>', d), eb.and([eb('snapshot_date', '=', d), eb('market_id', '>', m)])]),
+      );
+    }
+    if (query.marketIds === undefined) {
+      if (query.limit !== undefined) base = base.limit(query.limit);
+      return (await base.execute()).map(markFrom);
+    }
+    if (query.limit !== undefined)
+      throw new Error('listMarks: limit pages the whole table; it does not combine with marketIds');
     const out: Mark[] = [];
     const idChunks = chunksFor(this.engine, [...new Set(query.marketIds)], 1);
     for (const chunk of idChunks) out.push(...(await base.where('market_id', 'in', chunk).execute()).map(markFrom));

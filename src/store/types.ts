@@ -84,6 +84,10 @@ export interface MarkQuery {
   marketIds?: readonly string[];
   since?: string; // snapshot_date >= since
   snapshotDates?: readonly string[];
+  /** Keyset paging: only marks after this (snapshot_date, market_id), in that order. */
+  after?: { snapshot_date: string; market_id: string };
+  /** At most this many marks (the first ones in order). */
+  limit?: number;
 }
 
 export interface Store extends StoreTx {

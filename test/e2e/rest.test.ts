@@ -1,6 +1,19 @@
 // Every REST endpoint, filter and error of spec §4/§7 answers over real HTTP with the served shape, and every body matches its schema in /openapi.json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { btcA, btcB, btcMarketA, btcMarketB, fed, fedMarkets, signal, treaty, treatyMarket } from '../serve/seed.ts';
+import type { NewMark } from '../../src/domain/index.ts';
+import {
+  allMarkets,
+  btcA,
+  btcB,
+  btcMarketA,
+  btcMarketB,
+  fed,
+  fedMarkets,
+  seedMarks,
+  signal,
+  treaty,
+  treatyMarket,
+} from '../serve/seed.ts';
 import { call, type Got, ORIGIN, ResponseValidator, type Started, startServer } from './rest-helpers.ts';
 
 let s: Started;
@@ -61,6 +74,7 @@ describe('GET /', () => {
       live_events: 3,
       docs: `Reference data for prediction markets: graded events and markets across two venues. Docs: ${ORIGIN}/docs`,
       status_url: '/v1/status',
+      marks_url: '/v1/marks?since=<ISO>',
       openapi: `${ORIGIN}/openapi.json`,
       llms: `${ORIGIN}/llms.txt`,
       filters: {
@@ -137,6 +151,100 @@ describe('GET /v1/status', () => {
       docs: `What each check means: ${ORIGIN}/openapi.json (getStatus). Docs: ${ORIGIN}/docs`,
     });
     expect(got.text.startsWith('{\n  "service": "pmref",\n')).toBe(true);
+  });
+});
+
+describe('GET /v1/marks', () => {
+  type Page = { count: number; next_cursor: string | null; marks: Array<Record<string, unknown>> };
+  const key = (m: Record<string, unknown>) => `${m.snapshot_date} ${m.market_id}`;
+
+  it('pages through the marks since a moment with the cursor, published markets only, never cached', async () => {
+    // Its own server: the test adds a mark of the unpublished event's market to the store.
+    const own = await startServer();
+    try {
+      const hiddenMarket = allMarkets[allMarkets.length - 1] as { market_id: string };
+      await own.store.upsertMarks([{ ...(seedMarks()[0] as NewMark), market_id: hiddenMarket.market_id }]);
+      const get = async (path: string) => {
+        const got = await call(own.base, path);
+        v.check('GET', '/v1/marks', got.status, got.body);
+        return got;
+      };
+      const first = await get('/v1/marks?since=2026-11-20&limit=5');
+      expect(first.status).toBe(200);
+      expect(first.headers.get('cache-control')).toBe('no-store');
+      expect(first.headers.get('etag')).toBeNull();
+      expect(Object.keys(first.body as object)).toEqual([
+        'as_of',
+        'schema_version',
+        'since',
+        'count',
+        'next_cursor',
+        'docs',
+        '_notice',
+        'marks',
+      ]);
+      expect(first.body).toMatchObject({
+        as_of: '2026-11-21T12:30:00.000Z',
+        schema_version: 'v0.2.0',
+        since: '2026-11-20T00:00:00.000Z',
+        count: 5,
+        next_cursor: expect.any(String),
+        _notice: notice,
+      });
+      const seeded = seedMarks().find(
+        (m) =>
+          key(m as unknown as Record<string, unknown>) ===
+          key((first.body as Page).marks[0] as Record<string, unknown>),
+      );
+      const { raw_payload: _raw, ...servedSeed } = seeded as NewMark;
+      expect((first.body as Page).marks[0]).toEqual({ mark_id: expect.any(Number), ...servedSeed });
+
+      const keys = (first.body as Page).marks.map(key);
+      let cursor = (first.body as Page).next_cursor;
+      while (cursor) {
+        const page = (await get(`/v1/marks?since=2026-11-20&limit=5&cursor=${cursor}`)).body as Page;
+        expect(page.count).toBeLessThanOrEqual(5);
+        keys.push(...page.marks.map(key));
+        cursor = page.next_cursor;
+      }
+      const expected = seedMarks()
+        .map((m) => key(m as unknown as Record<string, unknown>))
+        .sort();
+      expect(keys).toEqual(expected);
+      expect(keys.some((k) => k.endsWith(hiddenMarket.market_id))).toBe(false);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('serves marks whose snapshot_at is at or after since, and clamps limit with a notice', async () => {
+    const today = (await api('/v1/marks', '/v1/marks?since=2026-11-21T12:00:00Z')).body as Page;
+    expect(today.marks.map((m) => m.snapshot_date)).toEqual(Array(6).fill('2026-11-21'));
+    expect(today.next_cursor).toBeNull();
+    const after = (await api('/v1/marks', '/v1/marks?since=2026-11-21T13:00:00%2B01:00')).body as Page;
+    expect(after.count).toBe(6);
+    const none = (await api('/v1/marks', '/v1/marks?since=2026-11-21T12:00:01Z')).body as Page;
+    expect(none).toMatchObject({ count: 0, next_cursor: null, marks: [] });
+    const capped = await api('/v1/marks', '/v1/marks?since=2026-11-21&limit=99999');
+    expect(capped.body).toMatchObject({ limit_notice: 'limit 99999 is over the maximum 5000; capped at 5000.' });
+  });
+
+  it('answers a missing or malformed since and a foreign cursor with 400 saying what to fix', async () => {
+    const sinceHint = 'Pass since as an ISO date or date-time, e.g. since=2026-11-20 or since=2026-11-20T12:00:00Z.';
+    for (const [path, error, hint] of [
+      ['/v1/marks', 'since is required', sinceHint],
+      ['/v1/marks?since=yesterday', 'since "yesterday" is not an ISO date or date-time', sinceHint],
+      ['/v1/marks?since=2026-13-45', 'since "2026-13-45" is not an ISO date or date-time', sinceHint],
+      [
+        '/v1/marks?since=2026-11-20&cursor=bm9wZQ',
+        'cursor is not one this feed issued',
+        'Pass next_cursor from the previous page unchanged, or drop it to start from since.',
+      ],
+    ] as const) {
+      const got = await api('/v1/marks', path);
+      expect(got.status, path).toBe(400);
+      expect(got.body).toEqual({ error, code: 'invalid_request', hint, request_id: anyId });
+    }
   });
 });
 

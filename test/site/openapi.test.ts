@@ -54,6 +54,7 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['get', '/v1/signals/{slug}', 'getSignal'],
   ['get', '/v1/spot', 'getSpot'],
   ['get', '/v1/status', 'getStatus'],
+  ['get', '/v1/marks', 'listMarks'],
   ['post', '/v1/keys', 'createKey'],
 ];
 

@@ -153,6 +153,24 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       ]);
       expect(await labels({ since: '2026-03-02', marketIds: [marketId(1)] })).toEqual(['2026-03-02 1']);
       expect(await store.listMarks({ marketIds: [] })).toEqual([]);
+      // Keyset pages: after a (date, market) key, at most `limit`, in order; they tile the whole set.
+      const all = await labels({});
+      const paged: string[] = [];
+      let after: { snapshot_date: string; market_id: string } | undefined;
+      for (;;) {
+        const page = await store.listMarks({ since: '2026-03-01', limit: 2, ...(after ? { after } : {}) });
+        expect(page.length).toBeLessThanOrEqual(2);
+        if (page.length === 0) break;
+        paged.push(...page.map(label));
+        const last = page[page.length - 1] as { snapshot_date: string; market_id: string };
+        after = { snapshot_date: last.snapshot_date, market_id: last.market_id };
+      }
+      expect(paged).toEqual(all);
+      expect(all).toHaveLength(5);
+      expect(await labels({ after: { snapshot_date: '2026-03-02', market_id: marketId(m0First ? 0 : 1) } })).toEqual([
+        m0First ? '2026-03-02 1' : '2026-03-02 0',
+        '2026-03-03 0',
+      ]);
 
       const latest = await store.latestMarks();
       expect(latest.map((m) => [m.market_id, m.snapshot_date])).toEqual(

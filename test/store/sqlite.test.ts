@@ -31,7 +31,7 @@ describe('openStore with sqlite URLs', () => {
 
   it('sqlite::memory: opens a throwaway database', async () => {
     const store = await openStore('sqlite::memory:');
-    expect(await store.migrate()).toEqual(['0001_initial']);
+    expect(await store.migrate()).toEqual(['0001_initial', '0002_marks_date_market']);
     expect(await store.counts()).toEqual({ events: 0, markets: 0, marks: 0, log: 0, signals: 0 });
     await store.close();
   });

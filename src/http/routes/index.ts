@@ -8,6 +8,7 @@ import { registerListEvents } from './events.list.ts';
 import { registerCreateKey } from './keys.create.ts';
 import { registerGetMarket } from './markets.get.ts';
 import { registerMovers } from './markets.movers.ts';
+import { registerListMarks } from './marks.list.ts';
 import { registerGetRoot } from './root.get.ts';
 import { registerGetSignal } from './signals.get.ts';
 import { registerListSignals } from './signals.list.ts';
@@ -28,6 +29,7 @@ export const ROUTE_REGISTRARS = [
   registerSignalsRss,
   registerGetSpot,
   registerGetStatus,
+  registerListMarks,
   registerCreateKey,
   registerMcp,
   registerA2a,
