@@ -2,6 +2,8 @@
  * Sends read-model bodies with HTTP manners (served-shapes §1 (c)): ETag and 304 on If-None-Match,
  * Cache-Control expiring at the next refresh, and precompressed bytes when the client accepts them.
  */
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Body, COMPRESS_MIN_BYTES, type ContentEncoding } from '../serve/index.ts';
 import type { AppContext } from './context.ts';
@@ -111,4 +113,28 @@ export function sendBody(
 export function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
   reply.code(status).header('content-type', JSON_TYPE).header('cache-control', 'no-store');
   return reply.send(Buffer.from(JSON.stringify(value, null, 2)));
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * Sends a live JSON value (computed per request, `no-store`) pretty-printed. A large body is compressed when
+ * the client accepts it, on the thread pool so the event loop keeps serving meanwhile (brotli at quality 4:
+ * the default 11 costs seconds on a multi-megabyte page).
+ */
+export async function sendLiveJson(req: FastifyRequest, reply: FastifyReply, value: unknown): Promise<FastifyReply> {
+  const bytes = Buffer.from(JSON.stringify(value, null, 2));
+  reply.code(200).header('content-type', JSON_TYPE).header('cache-control', 'no-store');
+  reply.header('vary', 'Accept-Encoding, Authorization');
+  const encoding = bytes.length >= COMPRESS_MIN_BYTES ? pickEncoding(req.headers['accept-encoding']) : null;
+  if (!encoding) return reply.send(bytes);
+  const packed =
+    encoding === 'br'
+      ? await brotliAsync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+        })
+      : await gzipAsync(bytes, { level: 6 });
+  reply.header('content-encoding', encoding);
+  return reply.send(packed);
 }

@@ -41,7 +41,7 @@ ${simulated}
 - ${o}/v1/catalysts/upcoming : catalyst calendar (days 1..365)
 - ${o}/v1/signals and ${o}/v1/signals/{slug} : signal wire
 - ${o}/v1/spot : reference spot prices
-- ${o}/v1/marks?since=<ISO> : marks feed, daily marks written or updated since a moment (cursor, limit ≤ 5000); not cached
+- ${o}/v1/marks?since=<ISO> : marks feed, daily marks written or updated since a moment (cursor, limit ≤ 2000); not cached
 - ${o}/v1/status : operational state (ok, degraded or stale), its checks and the latest pipeline runs; not cached
 - POST ${o}/v1/keys {"email": …} : free key
 

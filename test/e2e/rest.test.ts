@@ -225,8 +225,14 @@ describe('GET /v1/marks', () => {
     expect(after.count).toBe(6);
     const none = (await api('/v1/marks', '/v1/marks?since=2026-11-21T12:00:01Z')).body as Page;
     expect(none).toMatchObject({ count: 0, next_cursor: null, marks: [] });
+    const plain = await call(s.base, '/v1/marks?since=2026-11-20', { headers: { 'accept-encoding': 'identity' } });
+    const gz = await call(s.base, '/v1/marks?since=2026-11-20', { headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('vary')).toBe('Accept-Encoding, Authorization');
+    expect(gz.text).toBe(plain.text);
     const capped = await api('/v1/marks', '/v1/marks?since=2026-11-21&limit=99999');
-    expect(capped.body).toMatchObject({ limit_notice: 'limit 99999 is over the maximum 5000; capped at 5000.' });
+    expect(capped.body).toMatchObject({ limit_notice: 'limit 99999 is over the maximum 2000; capped at 2000.' });
   });
 
   it('answers a missing or malformed since and a foreign cursor with 400 saying what to fix', async () => {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ServiceStatusSchema } from '../../domain/index.ts';
 import type { App, AppContext } from '../context.ts';
-import { sendJson } from '../send.ts';
+import { sendLiveJson } from '../send.ts';
 import { errorResponses, keyParam } from './schemas.ts';
 
 export const getStatusRoute = {
@@ -23,5 +23,5 @@ export const getStatusRoute = {
 } as const;
 
 export function registerGetStatus(app: App, ctx: AppContext): void {
-  app.route({ ...getStatusRoute, handler: async (_req, reply) => sendJson(reply, 200, await ctx.status.status()) });
+  app.route({ ...getStatusRoute, handler: async (req, reply) => sendLiveJson(req, reply, await ctx.status.status()) });
 }
