@@ -42,6 +42,15 @@ export const errorExamples: Record<number, unknown> = {
   },
 };
 
+const exampleRun = {
+  run_id: 57,
+  source: 'live',
+  status: 'partial',
+  started_at: '2026-11-22T09:00:00.000Z',
+  finished_at: '2026-11-22T09:00:58.000Z',
+  generation: 42,
+};
+
 export const responseExamples: Record<string, unknown> = {
   createKey: {
     key: 'pmref_0123456789abcdef0123456789abcdef',
@@ -123,24 +132,7 @@ export const responseExamples: Record<string, unknown> = {
       log: 5210,
       signals: 88,
     },
-    runs: {
-      last: {
-        run_id: 57,
-        source: 'live',
-        status: 'partial',
-        started_at: '2026-11-22T09:00:00.000Z',
-        finished_at: '2026-11-22T09:00:58.000Z',
-        generation: 42,
-      },
-      last_published: {
-        run_id: 57,
-        source: 'live',
-        status: 'partial',
-        started_at: '2026-11-22T09:00:00.000Z',
-        finished_at: '2026-11-22T09:00:58.000Z',
-        generation: 42,
-      },
-    },
+    runs: { last: exampleRun, last_published: exampleRun },
     non_core: {
       signals: { count: 88, newest_published_at: '2026-11-22T09:01:00.000Z' },
       spot: { coins: 6, newest_as_of: '2026-11-22T09:00:00.000Z' },

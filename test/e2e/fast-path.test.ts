@@ -1,51 +1,28 @@
 // The hot read path (src/http/fast-path.ts) answers plain event and market lookups ahead of Fastify with the very response Fastify gives, meters them exactly once, and hands everything else (and every refusal) to Fastify.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, buildApp, defaultLimits, hashKey, memoryMeter } from '../../src/http/index.ts';
-import { ReadModelHolder } from '../../src/serve/index.ts';
-import type { Store } from '../../src/store/index.ts';
-import { btcMarketA, NOW, seedStore, treaty } from '../serve/seed.ts';
-import { call, type Got, ORIGIN } from './rest-helpers.ts';
+import { defaultLimits, hashKey, memoryMeter } from '../../src/http/index.ts';
+import { btcMarketA, NOW, treaty } from '../serve/seed.ts';
+import { call, type Got, type Started, startServer } from './rest-helpers.ts';
 
-interface Counted {
-  app: App;
-  base: string;
-  store: Store;
-  holder: ReadModelHolder;
+interface Counted extends Started {
   /** Responses Fastify itself sent (its onResponse hook ran; it runs just after the response is written). */
   fastify: () => number;
-  close(): Promise<void>;
 }
 
 /** A started app on the seeded store that counts the requests reaching Fastify. */
 async function startCounted(anonDaily = 1000, logRequests = false, trustProxy = false): Promise<Counted> {
-  const store = await seedStore();
-  const holder = await ReadModelHolder.create(store, { origin: ORIGIN, clock: () => NOW });
-  const app = await buildApp({
-    store,
-    readModel: holder,
-    config: { origin: ORIGIN, trustProxy, refreshMinutes: 60, logRequests },
-    clock: () => NOW,
-    limits: defaultLimits({ meter: memoryMeter(), anonDaily }),
-  });
   let reached = 0;
-  app.addHook('onResponse', (_req, _reply, done) => {
-    reached++;
-    done();
+  const started = await startServer({
+    limits: defaultLimits({ meter: memoryMeter(), anonDaily }),
+    logRequests,
+    trustProxy,
+    beforeListen: (app) =>
+      app.addHook('onResponse', (_req, _reply, done) => {
+        reached++;
+        done();
+      }),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return {
-    app,
-    base: `http://127.0.0.1:${port}`,
-    store,
-    holder,
-    fastify: () => reached,
-    close: async () => {
-      await app.close();
-      await store.close();
-    },
-  };
+  return { ...started, fastify: () => reached };
 }
 
 /** The response headers as an object, minus the ones that differ per request by design. */

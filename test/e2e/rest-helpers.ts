@@ -17,17 +17,32 @@ export interface Started {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  limits?: Limits;
+  store?: Store;
+  trustProxy?: boolean;
+  logRequests?: boolean;
+  /** Runs on the built app before it listens (e.g. to add a hook). */
+  beforeListen?: (app: App) => void;
+}
+
 /** Seeds a store, builds the read model and app, and listens on a free port. */
-export async function startServer(opts: { limits?: Limits; store?: Store } = {}): Promise<Started> {
+export async function startServer(opts: StartOptions = {}): Promise<Started> {
   const store = opts.store ?? (await seedStore());
   const holder = await ReadModelHolder.create(store, { origin: ORIGIN, clock: () => NOW });
   const app = await buildApp({
     store,
     readModel: holder,
-    config: { origin: ORIGIN, trustProxy: false, refreshMinutes: 60 },
+    config: {
+      origin: ORIGIN,
+      trustProxy: opts.trustProxy ?? false,
+      refreshMinutes: 60,
+      ...(opts.logRequests ? { logRequests: true } : {}),
+    },
     clock: () => NOW,
     ...(opts.limits ? { limits: opts.limits } : {}),
   });
+  opts.beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
