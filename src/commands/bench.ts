@@ -5,7 +5,7 @@
  * connections. Writes bench/results.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { loadConfig } from '../config.ts';
 import { buildApp, defaultLimits, memoryMeter } from '../http/index.ts';
 import { ReadModelHolder } from '../serve/index.ts';
 import { openStore } from '../store/index.ts';
+import { DEFAULT_FIXTURES, editorialBench } from './bench-editorial.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
 interface Target {
@@ -68,6 +69,7 @@ export const benchCommand: Command = {
   summary: 'benchmark the REST API against a bare node:http ceiling (writes bench/results.json)',
   usage: `
 Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
+       pmref bench --editorial [--fixtures DIR] [--out FILE]
 
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
@@ -76,6 +78,10 @@ Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event n
 /v1/markets/{id}. Each endpoint runs R rounds of app, ceiling and same-headers ceiling, S seconds each;
 figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --connections 32,
 --out bench/results.json.
+
+--editorial times the editorial functions instead (resolution judgment and claim keying, µs per market,
+best of 4 rounds) over the recorded venue fixtures (default ${DEFAULT_FIXTURES}) and writes
+bench/editorial.json; no store needed.
 `,
   async run(args) {
     const { values } = parseFlags(args, {
@@ -83,7 +89,10 @@ figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --conne
       rounds: { type: 'string' },
       connections: { type: 'string' },
       out: { type: 'string' },
+      editorial: { type: 'boolean', default: false },
+      fixtures: { type: 'string' },
     });
+    if (values.editorial) return runEditorial(values.fixtures ?? DEFAULT_FIXTURES, values.out);
     const seconds = Number(values.duration ?? 5);
     const rounds = Number(values.rounds ?? 5);
     if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError('--rounds must be a positive integer');
@@ -235,6 +244,22 @@ figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --conne
     return 0;
   },
 };
+
+function runEditorial(fixtures: string, out = join('bench', 'editorial.json')): number {
+  if (!existsSync(fixtures)) {
+    process.stderr.write(`pmref bench --editorial: no fixtures at ${fixtures}; pass --fixtures DIR\n`);
+    return 1;
+  }
+  const results = editorialBench(fixtures, new Date());
+  mkdirSync(resolve(out, '..'), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  const { judge_resolution: j, claim_key: c } = results;
+  process.stdout.write(
+    `${results.markets} fixture markets: judgeResolution ${j.cpu_us} µs CPU/market (${j.universe_cpu_s} s for 39,000), ` +
+      `claimKeyOf ${c.cpu_us} µs (${c.universe_cpu_s} s); goal under ${results.goal_us_per_market} µs each. Wrote ${out}\n`,
+  );
+  return 0;
+}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

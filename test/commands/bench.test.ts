@@ -1,6 +1,6 @@
 // `pmref bench` runs end to end on a small store and writes results.json in the documented shape (the figures themselves are the benchmark's business, not this test's); an empty store is refused with what to do.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import { seedStore } from '../serve/seed.ts';
 const run = promisify(execFile);
 const BIN = fileURLToPath(new URL('../../bin/pmref.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pmref-bench-cli-'));
+const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/venues', import.meta.url));
+if (!existsSync(FIXTURES)) console.warn(`bench --editorial test skipped: venue fixtures not found at ${FIXTURES}`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function bench(dbFile: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -76,6 +78,35 @@ describe('pmref bench', () => {
     });
     expect(new Date(results.at as string).toISOString()).toBe(results.at);
   }, 60_000);
+
+  it.skipIf(!existsSync(FIXTURES))('--editorial times judgment and claim keying per fixture market', async () => {
+    const out = join(dir, 'editorial.json');
+    const { code, stdout, stderr } = await bench('unused.sqlite', [
+      '--editorial',
+      '--fixtures',
+      FIXTURES,
+      '--out',
+      out,
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^\d+ fixture markets: judgeResolution [\d.]+ µs CPU\/market/);
+    const results = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+    const timing = { wall_us: expect.any(Number), cpu_us: expect.any(Number), universe_cpu_s: expect.any(Number) };
+    expect(results).toMatchObject({
+      fixtures: FIXTURES,
+      rounds: 4,
+      judge_resolution: timing,
+      claim_key: timing,
+      goal_us_per_market: 1000,
+    });
+    expect(results.markets as number).toBeGreaterThan(3000);
+  });
+
+  it('--editorial without fixtures says where it looked', async () => {
+    const { code, stderr } = await bench('unused.sqlite', ['--editorial', '--fixtures', join(dir, 'nowhere')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`no fixtures at ${join(dir, 'nowhere')}; pass --fixtures DIR`);
+  });
 
   it('refuses an empty store and says how to fill it', async () => {
     const { code, stderr } = await bench('empty.sqlite', ['--duration', '1']);
