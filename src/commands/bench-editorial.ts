@@ -38,16 +38,17 @@ function time(records: readonly NativeRecord[], fn: (r: NativeRecord) => unknown
   return { wall_us: round1(wall), cpu_us: round1(cpu), universe_cpu_s: round1((cpu * UNIVERSE) / 1e6) };
 }
 
-/** Every market record of the fixture folders (venue_a, venue_b, reference). */
+/** Every market of the fixture folders (venue_a, venue_b, reference), once each (as `pmref canon` reads them). */
 export function fixtureRecords(dir: string, now: string): NativeRecord[] {
-  return ['venue_a', 'venue_b', 'reference']
-    .map((d) => join(dir, d))
-    .filter((d) => existsSync(d))
-    .flatMap((d) =>
-      readdirSync(d)
-        .filter((f) => f.endsWith('.json'))
-        .flatMap((f) => nativeRecordsOf(JSON.parse(readFileSync(join(d, f), 'utf8')), now)),
-    );
+  const seen = new Map<string, NativeRecord>();
+  for (const folder of ['venue_a', 'venue_b', 'reference'].map((d) => join(dir, d)).filter((d) => existsSync(d))) {
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.json'))) {
+      for (const r of nativeRecordsOf(JSON.parse(readFileSync(join(folder, file), 'utf8')), now)) {
+        seen.set(`${r.market.platform}:${r.market.platform_market_id}`, r);
+      }
+    }
+  }
+  return [...seen.values()];
 }
 
 export function editorialBench(dir: string, now: Date) {

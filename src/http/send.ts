@@ -109,23 +109,23 @@ export function sendBody(
   return answer.payload ? reply.send(answer.payload) : reply.send();
 }
 
-/** Sends a small, uncached JSON value pretty-printed (served-shapes §1): key creation and the like. */
-export function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
-  reply.code(status).header('content-type', JSON_TYPE).header('cache-control', 'no-store');
-  return reply.send(Buffer.from(JSON.stringify(value, null, 2)));
-}
-
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 /**
- * Sends a live JSON value (computed per request, `no-store`) pretty-printed. A large body is compressed when
- * the client accepts it, on the thread pool so the event loop keeps serving meanwhile (brotli at quality 4:
- * the default 11 costs seconds on a multi-megabyte page).
+ * Sends a JSON value computed for this request (key creation, `/v1/status`, the marks feed) pretty-printed
+ * (served-shapes §1) and `no-store`. A large body is compressed when the client accepts it, on the thread pool
+ * so the event loop keeps serving meanwhile (brotli at quality 4: the default 11 costs seconds on a
+ * multi-megabyte page).
  */
-export async function sendLiveJson(req: FastifyRequest, reply: FastifyReply, value: unknown): Promise<FastifyReply> {
+export async function sendJson(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  value: unknown,
+): Promise<FastifyReply> {
   const bytes = Buffer.from(JSON.stringify(value, null, 2));
-  reply.code(200).header('content-type', JSON_TYPE).header('cache-control', 'no-store');
+  reply.code(status).header('content-type', JSON_TYPE).header('cache-control', 'no-store');
   reply.header('vary', 'Accept-Encoding, Authorization');
   const encoding = bytes.length >= COMPRESS_MIN_BYTES ? pickEncoding(req.headers['accept-encoding']) : null;
   if (!encoding) return reply.send(bytes);

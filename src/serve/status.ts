@@ -25,7 +25,7 @@ export type StoreView =
   | {
       ok: true;
       generation: number;
-      counts: { events: number; markets: number; marks: number; log: number; signals: number };
+      counts: Awaited<ReturnType<Store['counts']>>;
       last: PipelineRun | null;
       lastPublished: PipelineRun | null;
     }

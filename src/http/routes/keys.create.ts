@@ -61,7 +61,7 @@ export function registerCreateKey(app: App, ctx: AppContext): void {
         usage:
           'Optional: anonymous access works too. Send Authorization: Bearer <key> or ?key=<key> for the higher limit.',
       };
-      return sendJson(reply, 201, body);
+      return sendJson(req, reply, 201, body);
     },
   });
 }

@@ -4,7 +4,7 @@ import { MarksPageSchema } from '../../domain/index.ts';
 import { MARKS_DEFAULT_LIMIT, MARKS_MAX_LIMIT, MarksQueryError } from '../../serve/index.ts';
 import type { App, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { sendLiveJson } from '../send.ts';
+import { sendJson } from '../send.ts';
 import { errorResponses, keyParam, lenient } from './schemas.ts';
 
 export const listMarksRoute = {
@@ -40,7 +40,7 @@ export function registerListMarks(app: App, ctx: AppContext): void {
     ...listMarksRoute,
     handler: async (req, reply) => {
       try {
-        return await sendLiveJson(req, reply, await ctx.marks.page(req.query));
+        return await sendJson(req, reply, 200, await ctx.marks.page(req.query));
       } catch (err) {
         if (err instanceof MarksQueryError) throw new ApiError('invalid_request', err.message, err.hint);
         throw err;

@@ -1,9 +1,8 @@
 /** `GET /v1/status` (served-shapes §17): operational state, computed per request, `no-store`. */
-
 import { z } from 'zod';
 import { ServiceStatusSchema } from '../../domain/index.ts';
 import type { App, AppContext } from '../context.ts';
-import { sendLiveJson } from '../send.ts';
+import { sendJson } from '../send.ts';
 import { errorResponses, keyParam } from './schemas.ts';
 
 export const getStatusRoute = {
@@ -23,5 +22,5 @@ export const getStatusRoute = {
 } as const;
 
 export function registerGetStatus(app: App, ctx: AppContext): void {
-  app.route({ ...getStatusRoute, handler: async (req, reply) => sendLiveJson(req, reply, await ctx.status.status()) });
+  app.route({ ...getStatusRoute, handler: async (req, reply) => sendJson(req, reply, 200, await ctx.status.status()) });
 }
