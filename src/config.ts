@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   PMREF_TRUST_PROXY: bool.default(false),
   PMREF_ANON_DAILY_LIMIT: z.coerce.number().int().min(1).default(1000),
   PMREF_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(10000),
+  /** Keys one client IP may create per UTC day (POST /v1/keys). */
+  PMREF_KEY_CREATION_DAILY_LIMIT: z.coerce.number().int().min(1).default(3),
   PMREF_REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'use letters, digits, ":", "_" or "-"')

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import {
+  abortDeadRuns,
   type IngestResult,
   ingestReport,
   logProgress,
@@ -30,7 +31,7 @@ function humanSummary(result: IngestResult): string {
   if (result.fallback) lines.push(`!!! ${result.fallback}`);
   for (const r of result.runs) {
     lines.push(
-      `run ${r.run_id} (${r.source}, as of ${r.as_of}): ${r.status}, generation ${r.generation}, ${r.duration_ms} ms`,
+      `run ${r.run_id} (${r.source}, as of ${r.as_of}): ${r.status}${r.degraded.length > 0 ? ` (degraded: ${r.degraded.join(', ')})` : ''}, generation ${r.generation}, ${r.duration_ms} ms`,
       venueLine('venue_a', r.venues.venue_a),
       venueLine('venue_b', r.venues.venue_b),
       `  written: ${r.events_written} events, ${r.markets_written} markets changed; ${r.log_entries} log entries; ${r.marks} marks (${r.marks_carried_forward} carried forward)`,
@@ -68,7 +69,9 @@ Options:
                      "log_entries", "marks", "duration_ms", "generation", …}
 
 Progress goes to stderr: a bar on a terminal, structured log lines otherwise.
-Exit status: 0 when the run published (also when one venue failed: see "error"), 1 on a store failure.
+Exit status: 0 when every run published (also a partial one: see "status" and "degraded"), 1 when a run
+failed (every venue failed: nothing was published) or the store failed.
+Before it runs, runs left "running" by a process that died are marked "aborted".
 `,
   async run(args) {
     const { values } = parseFlags(args, {
@@ -102,6 +105,7 @@ Exit status: 0 when the run published (also when one venue failed: see "error"),
     const store = await openStore(config.PMREF_DB_URL);
     try {
       await store.migrate();
+      await abortDeadRuns(store, { logger, now: () => new Date() });
       const result = await runIngest({
         store,
         config,
@@ -113,7 +117,7 @@ Exit status: 0 when the run published (also when one venue failed: see "error"),
       });
       reporter.finish();
       process.stdout.write(values.json ? `${JSON.stringify(ingestReport(result))}\n` : humanSummary(result));
-      return 0;
+      return result.runs.some((r) => r.status === 'failed') ? 1 : 0;
     } finally {
       reporter.finish();
       await store.close();

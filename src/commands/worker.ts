@@ -3,8 +3,14 @@ import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { logProgress, startWorker } from '../pipeline/index.ts';
 import { openStore } from '../store/index.ts';
-import { GENERATION_CHANNEL } from './serve.ts';
+import { generationChannel, logRedisErrors } from './serve.ts';
 import { type Command, parseFlags } from './types.ts';
+
+/**
+ * The announcer's ioredis options: while Redis is away a publish fails at once (replicas poll the store anyway)
+ * rather than waiting in a queue that would hold up the run's end.
+ */
+const ANNOUNCER_OPTIONS = { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000 } as const;
 
 /** `pmref worker`: the refresh process of a scaled-out deployment (one leader per database). */
 export const workerCommand: Command = {
@@ -27,8 +33,13 @@ SIGTERM after the run in progress.
     try {
       await store.migrate();
       // Replicas poll the store's generation; with Redis they also hear each published run at once.
-      const redis = config.PMREF_REDIS_URL ? new Redis(config.PMREF_REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
-      redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; replicas fall back to polling'));
+      const redis = config.PMREF_REDIS_URL ? new Redis(config.PMREF_REDIS_URL, ANNOUNCER_OPTIONS) : null;
+      if (redis) {
+        logRedisErrors(redis, 'generation announcements; replicas fall back to polling', (level, msg, err) =>
+          logger[level](err === undefined ? {} : { err }, msg),
+        );
+      }
+      const channel = generationChannel(config.PMREF_REDIS_PREFIX);
       const worker = startWorker({
         store,
         config,
@@ -37,7 +48,7 @@ SIGTERM after the run in progress.
         onRun: async (result) => {
           const generation = result.runs[result.runs.length - 1]?.generation;
           if (redis && generation !== undefined) {
-            await redis.publish(GENERATION_CHANNEL, String(generation)).catch((err: Error) => {
+            await redis.publish(channel, String(generation)).catch((err: Error) => {
               logger.warn({ err: err.message }, 'could not announce the generation; replicas will poll');
             });
           }

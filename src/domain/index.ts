@@ -17,16 +17,31 @@ export {
 export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
 export type { Mark, NewMark } from './mark.ts';
 export { MarkSchema } from './mark.ts';
-export type { AlsoOn, EligibilityScreenResult, Market, ResolutionSource, ResolutionTriggers } from './market.ts';
+export type {
+  AlsoOn,
+  EligibilityScreenResult,
+  LinkDifference,
+  LinkDifferenceType,
+  LinkRelation,
+  Market,
+  ResolutionHistory,
+  ResolutionSource,
+  ResolutionTriggers,
+} from './market.ts';
 export {
   AlsoOnItemSchema,
   AlsoOnSchema,
   EligibilityScreenResultSchema,
+  isPastClose,
+  LinkDifferenceSchema,
+  LinkDifferenceTypeSchema,
+  LinkRelationSchema,
   MARKET_ID_PATTERN,
   MarketIdSchema,
   MarketSchema,
   QUESTION_ID_PATTERN,
   QuestionIdSchema,
+  ResolutionHistorySchema,
   ResolutionSourceSchema,
   ResolutionTriggersSchema,
   TriggerSchema,
@@ -61,6 +76,7 @@ export type {
   Notice,
   Provenance,
   RunStatus,
+  ServedDisputes,
   ServedMarket,
   ServiceInfo,
   ServiceStatus,
@@ -86,6 +102,7 @@ export {
   RunStatusSchema,
   ServedCatalystDateSchema,
   ServedCatalystSchema,
+  ServedDisputesSchema,
   ServedGradeSchema,
   ServedMarketSchema,
   ServedMarkSchema,

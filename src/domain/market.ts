@@ -55,17 +55,60 @@ export const ResolutionTriggersSchema = z
   .describe('Editorial parse of what makes the market resolve.');
 export type ResolutionTriggers = z.infer<typeof ResolutionTriggersSchema>;
 
+/**
+ * How a cross-venue market relates to this one (issue 16). `same` and `complement` share this market's
+ * question_id; `related` never does: same subject and measured quantity, with typed differences listed.
+ */
+export const LinkRelationSchema = z
+  .enum(['same', 'complement', 'related'])
+  .describe(
+    'same: one question_id, same side. complement: one question_id, opposite side (above vs below one boundary). related: a different question_id, same subject and same measured quantity, differing only in the typed `differences`.',
+  );
+export type LinkRelation = z.infer<typeof LinkRelationSchema>;
+
+/** The typed parts of a claim in which a `related` pair may differ (METHODOLOGY.md, cross-venue identity). */
+export const LinkDifferenceTypeSchema = z
+  .enum(['resolves_on', 'horizon', 'threshold', 'source', 'scope', 'death_rule', 'wording'])
+  .describe(
+    'resolves_on: what event settles it (election call vs inauguration, IPO filing vs first trade). horizon: the deadline (cumulative deadlines at most 31 days apart). threshold: the strike (same side, within 2%). source: the named price or data source. scope: what else counts (an announced intention, any length of time, phone contact). death_rule: what the death of the subject does. wording: the two measured-thing phrases, read as one by the documented vocabulary.',
+  );
+export type LinkDifferenceType = z.infer<typeof LinkDifferenceTypeSchema>;
+
+/** One typed difference of a related pair, with each venue's value (absolute sides, so both markets list it alike). */
+export const LinkDifferenceSchema = z
+  .object({
+    type: LinkDifferenceTypeSchema,
+    venue_a: z.string().nullable().describe("The venue_a market's value; null when its terms say nothing on it."),
+    venue_b: z.string().nullable().describe("The venue_b market's value; null when its terms say nothing on it."),
+  })
+  .strict();
+export type LinkDifference = z.infer<typeof LinkDifferenceSchema>;
+
 export const AlsoOnItemSchema = z
   .object({
     venue: VenueSchema,
     market_id: MarketIdSchema,
     price: z.number().min(0).max(1).nullable(),
+    relation: LinkRelationSchema.optional().describe(
+      'pmref extension of spec §2.2 (whose item has only venue, market_id and price): how the listed market relates to this one. Set on every item since issue 16; absent only on records stored before it, which were all same or complement.',
+    ),
+    differences: z
+      .array(LinkDifferenceSchema)
+      .optional()
+      .describe(
+        'pmref extension: present when relation is related, the typed differences between the two markets, each with the venue_a and the venue_b value.',
+      ),
   })
-  .strict();
+  .strict()
+  .describe(
+    'A market on the other venue: the same question (shared question_id) or a near-equivalent one (relation related, with its differences).',
+  );
 export const AlsoOnSchema = z
   .array(AlsoOnItemSchema)
   .nullable()
-  .describe('Twins of this question on the other venue, with their prices; null when there are none.');
+  .describe(
+    'Markets on the other venue that ask this question (same, complement) or a near-equivalent one (related, with typed differences), with their prices; null when there are none.',
+  );
 export type AlsoOn = z.infer<typeof AlsoOnSchema>;
 
 export const EligibilityScreenResultSchema = z.object({
@@ -78,6 +121,37 @@ export const EligibilityScreenResultSchema = z.object({
   review_cluster: z.string().nullable().optional().describe('The judgment cluster of a market under review.'),
 });
 export type EligibilityScreenResult = z.infer<typeof EligibilityScreenResultSchema>;
+
+/**
+ * The resolution states a venue reported for a market, oldest first (pmref addition; spec §2.4 and §6 name
+ * `resolution_proposed` and `disputed`). venue_b: the UMA history Gamma sends in `umaResolutionStatuses`,
+ * followed by the current `umaResolutionStatus` when the list lags it (Gamma often sends `["proposed"]` with
+ * status `resolved`). venue_a: the one settlement state its snapshot shows (`determined`, `disputed`, `amended`,
+ * `finalized`, `settled`); Kalshi publishes no history, so the lifecycle log keeps what earlier runs saw.
+ */
+export const ResolutionHistorySchema = z
+  .object({
+    state: z
+      .string()
+      .nullable()
+      .describe("The venue's current resolution state (e.g. proposed, disputed, resolved, determined, finalized)."),
+    statuses: z.array(z.string()).describe('Every resolution state the venue reports, oldest first, lowercase.'),
+    proposals: z.number().int().min(0).describe('Outcome proposals in `statuses` (venue_a: determinations).'),
+    disputes: z.number().int().min(0).describe('Disputes in `statuses`.'),
+  })
+  .describe("A market's resolution process as the venue reports it: proposals, disputes, current state.");
+export type ResolutionHistory = z.infer<typeof ResolutionHistorySchema>;
+
+/**
+ * True when `closeAt` has passed at `now`. A market the venue still reports open past its close time is
+ * served `closed` (derived): trading has stopped whatever a stale venue flag says (issue 15).
+ * @example isPastClose('2026-03-01T00:00:00Z', '2026-03-02T00:00:00.000Z') // true
+ */
+export function isPastClose(closeAt: string | null, now: string): boolean {
+  if (closeAt === null) return false;
+  const close = Date.parse(closeAt);
+  return Number.isFinite(close) && close <= Date.parse(now);
+}
 
 /** The canonical Market record (spec §2.2), as stored. */
 export const MarketSchema = z
@@ -135,8 +209,14 @@ export const MarketSchema = z
     source_hedge_text: z
       .string()
       .nullable()
-      .describe('The hedge or placeholder phrase that made the source uncommitted.'),
+      .describe(
+        'The hedge or placeholder phrase that made the source uncommitted; for a committed source with a placeholder fallback (mechanism precedence), the fallback clause.',
+      ),
     eligibility_screens: z.array(EligibilityScreenResultSchema).nullable(),
+    // Optional so records stored before it existed still parse; the normalizers always set it.
+    resolution_history: ResolutionHistorySchema.nullable()
+      .optional()
+      .describe('The venue-reported resolution process (proposals, disputes); null when the venue reports none.'),
   })
   .describe('One market on one venue (spec §2.2).');
 export type Market = z.infer<typeof MarketSchema>;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { EventIdSchema, LadderDistributionSchema } from './event.ts';
 import { MarkSchema } from './mark.ts';
 import { AlsoOnSchema, EligibilityScreenResultSchema, MarketIdSchema, ResolutionSourceSchema } from './market.ts';
+import { FieldProvenanceEntrySchema } from './provenance.ts';
 import { RcgCapSchema, RcgFactorSchema } from './rcg.ts';
 import { ServedLogEntrySchema } from './resolution-log.ts';
 import { SpotRowSchema } from './spot.ts';
@@ -63,6 +64,31 @@ export const ServedGradeSchema = z
   .union([GradeSchema, z.literal('pending')])
   .describe('A, B or C; "pending" for a market not yet graded.');
 
+/**
+ * How the market's resolution went, from its lifecycle log and the venue's current state (pmref addition, issue
+ * 15): whether and how often the outcome was disputed. Counts are log entries: venue_b's UMA history is logged
+ * whole on first sight; venue_a shows one settlement state at a time, so its counts are the steps pmref saw.
+ */
+export const ServedDisputesSchema = z
+  .object({
+    disputed: z.boolean().describe('True when the market has at least one `disputed` log entry.'),
+    count: z.number().int().min(0).describe('How many times a proposed outcome was disputed (`disputed` log entries).'),
+    last_at: dateTime()
+      .nullable()
+      .describe(
+        '`occurred_at` of the latest `disputed` entry (the first time pmref saw it: venues give no dispute time).',
+      ),
+    proposals: z.number().int().min(0).describe('Outcome proposals (`resolution_proposed` log entries).'),
+    state: z
+      .string()
+      .nullable()
+      .describe(
+        "The venue's current resolution state (venue_b: UMA proposed/disputed/resolved; venue_a: determined/disputed/amended/finalized); null when it reports none.",
+      ),
+  })
+  .describe('Whether and how often the outcome was proposed and disputed.');
+export type ServedDisputes = z.infer<typeof ServedDisputesSchema>;
+
 /** `resolution{}` of a served market (served-shapes §5). */
 export const ServedResolutionSchema = z.object({
   rules_raw: z.string().nullable(),
@@ -79,6 +105,7 @@ export const ServedResolutionSchema = z.object({
   source_commitment: SourceCommitmentSchema.nullable(),
   source_commitment_subtype: CommitmentSubtypeSchema.nullable(),
   source_hedge_text: z.string().nullable(),
+  disputes: ServedDisputesSchema,
 });
 
 export const ServedRcgSchema = z.object({
@@ -103,7 +130,20 @@ const marketShape = {
   underlying_reference: z.string().nullable(),
   close_at: dateTime().nullable(),
   resolve_at: dateTime().nullable(),
-  status: MarketStatusSchema,
+  status: MarketStatusSchema.describe(
+    'open, closed, resolved or amended. Never open once close_at has passed: such a market is closed, derived (status_provenance says so), until the venue reports its outcome.',
+  ),
+  status_provenance: FieldProvenanceEntrySchema.describe(
+    "Where status came from: platform_api (the venue's own status, quoted in the note) or derived (past close_at).",
+  ),
+  resolution_outcome: z
+    .string()
+    .nullable()
+    .describe('YES, NO or a settlement value once resolved (spec §2.2); null until the venue reports the outcome.'),
+  resolved_at: dateTime().nullable().describe("The venue's settlement time, when it gives one (spec §2.2)."),
+  final_price: prob().describe(
+    'The settlement price once resolved: 1 for YES, 0 for NO, the value otherwise; null before.',
+  ),
   resolution: ServedResolutionSchema,
   rcg: ServedRcgSchema,
   last_price: prob(),
@@ -364,7 +404,11 @@ export type ServiceInfo = z.infer<typeof ServiceInfoSchema>;
 
 /** One check of `GET /v1/status`. */
 export const StatusCheckSchema = z.object({
-  name: z.string().describe('store, read_model, pipeline, freshness, or a venue (venue_a, venue_b).'),
+  name: z
+    .string()
+    .describe(
+      'store, read_model, pipeline, freshness, rate_limits (with Redis counters), or a venue (venue_a, venue_b).',
+    ),
   ok: z.boolean(),
   detail: z.string().describe('What was found, in a sentence.'),
 });
@@ -373,7 +417,19 @@ export const StatusCheckSchema = z.object({
 export const RunStatusSchema = z.object({
   run_id: z.number().int(),
   source: z.string(),
-  status: z.enum(['running', 'ok', 'partial', 'failed']),
+  status: z
+    .enum(['running', 'ok', 'partial', 'failed', 'aborted'])
+    .describe(
+      'ok: every part ran; partial: published, but some part fell back (see degraded); failed: published nothing ' +
+        '(every venue failed, or the store failed); aborted: its process ended before it published (found by a ' +
+        'later start), nothing of it was ever visible; running: in progress.',
+    ),
+  degraded: z
+    .array(z.string())
+    .describe(
+      "What fell back in this run, machine-readable: a venue ('venue_b'), a venue part ('venue_b.order_books', " +
+        "'venue_a.series'), 'spot', 'history.venue_a', 'editorial'. Empty when nothing did.",
+    ),
   started_at: dateTime(),
   finished_at: dateTime().nullable(),
   generation: z.number().int().describe('The generation the run published; 0 when it published none.'),
@@ -388,9 +444,10 @@ export const ServiceStatusSchema = z
     state: z
       .enum(['ok', 'degraded', 'stale'])
       .describe(
-        'degraded: the store cannot be read or the last pipeline run failed or lost a venue; stale: the data ' +
+        'degraded: the store cannot be read or the last pipeline run failed, was aborted or fell back (partial); stale: the data ' +
           'is older than twice the refresh interval, or this server still serves an older generation than the store holds; ' +
-          'ok otherwise. degraded wins over stale.',
+          'ok otherwise. degraded wins over stale. degraded also when the Redis that holds the shared rate-limit counters ' +
+          'cannot be reached (check rate_limits; per-process counters stand in).',
       ),
     checks: z.array(StatusCheckSchema),
     dataset: z.object({

@@ -16,7 +16,11 @@ export const ERROR_CODES = [
   'invalid_request',
   'unsupported_media_type',
   'payload_too_large',
+  'uri_too_long',
+  'header_too_large',
+  'request_timeout',
   'invalid_api_key',
+  'key_already_issued',
   'rate_limited',
   'internal',
 ] as const;
@@ -38,10 +42,18 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case 'method_not_allowed':
       return 405;
+    case 'key_already_issued':
+      return 409;
+    case 'request_timeout':
+      return 408;
     case 'payload_too_large':
       return 413;
+    case 'uri_too_long':
+      return 414;
     case 'unsupported_media_type':
       return 415;
+    case 'header_too_large':
+      return 431;
     case 'rate_limited':
       return 429;
     case 'internal':

@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Body } from '../serve/index.ts';
 import type { AppContext } from './context.ts';
 import { bearerKey, clientIp, handOverRefused, type MeterCall, meterCall } from './metering.ts';
+import { MAX_URL_LENGTH } from './pre-routing.ts';
 import { answerBody } from './send.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -35,7 +36,8 @@ const PLAIN_SEGMENT = /^[\w.~-]+$/;
 
 /** The body a hot-path request asks for, or null when the request is not one the hot path takes. */
 function hotBody(ctx: AppContext, method: string | undefined, url: string | undefined): Body | null {
-  if (method !== 'GET' || url === undefined) return null;
+  // An over-long URL is Fastify's to refuse (414), whatever it names.
+  if (method !== 'GET' || url === undefined || url.length > MAX_URL_LENGTH) return null;
   let ref: string;
   if (url.startsWith(MARKETS)) {
     ref = url.slice(MARKETS.length);

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
-import type { MeterResult } from './limits.ts';
+import type { Limits, MeterResult } from './limits.ts';
 
 /** One call to meter, from either door: the Fastify hook or the hot read path (`fast-path.ts`). */
 export interface MeterCall {
@@ -67,6 +67,22 @@ export function presentedKey(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** A count as the hints print it: 1,000. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * The 401 hint: names this deployment's limits (PMREF_ANON_DAILY_LIMIT, PMREF_KEY_DAILY_LIMIT), never the defaults.
+ * @example invalidKeyHint(defaultLimits()) // 'Omit the key for anonymous access (1,000 requests/day per IP), …'
+ */
+export function invalidKeyHint(limits: Pick<Limits, 'anonDaily' | 'keyDaily'>): string {
+  return (
+    `Omit the key for anonymous access (${count(limits.anonDaily)} requests/day per IP), ` +
+    `or get one with POST /v1/keys {"email": …} for ${count(limits.keyDaily)}/day.`
+  );
+}
+
 /**
  * Meters one call and adds its RateLimit-* headers to `headers`. Returns whether it was keyed; throws (or rejects with)
  * ApiError 401 for an unknown key and 429 over the limit. Synchronous on the common path (anonymous call,
@@ -83,11 +99,7 @@ export function meterCall(ctx: AppContext, call: MeterCall, headers: HeaderList)
     .find(call.key)
     .then((record) => {
       if (!record) {
-        throw new ApiError(
-          'invalid_api_key',
-          'Invalid API key',
-          'Omit the key for anonymous access (1,000 requests/day), or get one with POST /v1/keys {"email": …}.',
-        );
+        throw new ApiError('invalid_api_key', 'Invalid API key', invalidKeyHint(ctx.limits));
       }
       return ctx.limits.meter.consume(`key:${record.key_hash}`, record.daily_limit, ctx.tick());
     })
@@ -153,8 +165,8 @@ function apply(ctx: AppContext, keyed: boolean, headers: HeaderList, r: MeterRes
   if (r.allowed) return keyed;
   const limit = r.limit;
   const hint = keyed
-    ? `This key allows ${limit} calls/day; the count resets at 00:00 UTC.`
-    : `Get a free key for ${ctx.limits.keyDaily.toLocaleString('en-US')}/day: POST /v1/keys {"email": …}. The count resets at 00:00 UTC.`;
+    ? `This key allows ${count(limit)} calls/day; the count resets at 00:00 UTC.`
+    : `Get a free key for ${count(ctx.limits.keyDaily)}/day: POST /v1/keys {"email": …}. The count resets at 00:00 UTC.`;
   throw new ApiError(
     'rate_limited',
     keyed

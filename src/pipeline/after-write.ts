@@ -1,16 +1,22 @@
 /**
  * The after-write stage (DESIGN.md §4 step 7): spot prices, catalysts, eligibility screens and the signal
- * wire, computed from what the store now holds, written before the run publishes.
+ * wire, computed from the catalog as this run leaves it. It writes nothing itself: it hands its writes back,
+ * and the run applies them in its one publish transaction (see run.ts), so none of them is visible before the
+ * run publishes and a run that dies leaves none behind.
+ *
+ * It sees the catalog as it will be after the publish: the run's events and markets over the stored ones, and
+ * marks through `marksSince` (published marks, this run's staged history and today's marks), so signals are
+ * what they would be had every write already landed.
  *
  * Re-runs are quiet: a market's screen result keeps its `screened_at` while its outcome is unchanged, an
  * event's catalyst dates are rewritten only when they change, and bulletins are de-duplicated on slug by
  * the store — so running the same input twice leaves events and markets as they were.
  */
-import type { Event, Market } from '../domain/index.ts';
+import type { Catalyst, Event, Mark, Market, SignalBulletin, SpotRow } from '../domain/index.ts';
 import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
-import type { AfterWriteContext } from './run.ts';
 import { screensFor } from './screens.ts';
+import type { PipelineLogger } from './types.ts';
 
 /** Days of marks the detectors see (the volume-spike trailing window plus the day-over-day pair). */
 const SIGNAL_WINDOW_DAYS = 8;
@@ -21,14 +27,73 @@ export interface AfterWriteOptions {
   userAgent?: string;
 }
 
+export interface AfterWriteContext {
+  now: string;
+  logger: PipelineLogger;
+  /** Every event after this run's write, ordered by event_id (what `store.listEvents()` will return). */
+  events: readonly Event[];
+  /** Every market after this run's write, ordered by market_id (what `store.listMarkets()` will return). */
+  markets: readonly Market[];
+  /**
+   * Marks with snapshot_date ≥ `since` as they will be after this run publishes: the published ones, this
+   * run's staged history (never over a published mark) and today's marks (over them), ordered by snapshot_date
+   * then market_id. Marks not yet published carry mark_id 0.
+   */
+  marksSince(since: string): Promise<Mark[]>;
+  /** The newest published spot row per coin. */
+  latestSpot(): Promise<SpotRow[]>;
+}
+
+/** What the publish transaction writes for the after-write stage. */
+export interface AfterWriteWrites {
+  spot: SpotRow[];
+  /** The whole calendar: it replaces the stored one. */
+  catalysts: Catalyst[];
+  /** Events whose catalyst dates changed (the stage's version wins over the run's). */
+  events: Event[];
+  /** Markets whose screens changed (the stage's version wins over the run's). */
+  markets: Market[];
+  /** Detected bulletins; the store keeps the first of each slug. */
+  signals: SignalBulletin[];
+}
+
+export interface AfterWriteResult {
+  writes: AfterWriteWrites;
+  /** Parts that fell back (`spot`), for the run's `degraded` list. */
+  degraded: string[];
+  /** The same in words, for the run's `fallbacks`. */
+  fallbacks: string[];
+  /** The stage's part of the run summary, once the publish has said how many bulletins were new. */
+  report(newSignals: number): Record<string, unknown>;
+}
+
+/** The newest row per coin over the stored ones and this run's pull (what `latestSpot` returns after the write). */
+function newestSpot(stored: readonly SpotRow[], pulled: readonly SpotRow[]): SpotRow[] {
+  const byCoin = new Map<string, SpotRow>();
+  for (const r of [...stored, ...pulled]) {
+    const seen = byCoin.get(r.coin);
+    if (seen === undefined || r.as_of >= seen.as_of) byCoin.set(r.coin, r);
+  }
+  return [...byCoin.keys()].sort().map((coin) => byCoin.get(coin) as SpotRow);
+}
+
 /** Builds the after-write hook for runPipeline. */
 export function afterWriteStage(options: AfterWriteOptions) {
-  return async ({ store, now, logger, events, markets }: AfterWriteContext): Promise<Record<string, unknown>> => {
+  return async ({
+    now,
+    logger,
+    events,
+    markets,
+    marksSince,
+    latestSpot,
+  }: AfterWriteContext): Promise<AfterWriteResult> => {
     const eventById = new Map(events.map((e) => [e.event_id, e]));
+    const degraded: string[] = [];
+    const fallbacks: string[] = [];
 
     // Spot prices for the coins crypto markets reference.
     let spotError: string | null = null;
-    let spotRows = 0;
+    let spotRows: SpotRow[] = [];
     const coins = coinsReferenced(markets);
     if (options.spotBaseUrl && coins.length > 0) {
       const pulled = await pullSpot({
@@ -38,9 +103,12 @@ export function afterWriteStage(options: AfterWriteOptions) {
         ...(options.userAgent ? { userAgent: options.userAgent } : {}),
       });
       spotError = pulled.error;
-      spotRows = pulled.rows.length;
-      if (pulled.error) logger.warn({ err: pulled.error }, 'spot prices unavailable; keeping the last stored prices');
-      if (pulled.rows.length > 0) await store.insertSpot(pulled.rows);
+      spotRows = pulled.rows;
+      if (pulled.error) {
+        logger.warn({ err: pulled.error }, 'spot prices unavailable; keeping the last stored prices');
+        degraded.push('spot');
+        fallbacks.push(`spot prices could not be read (${pulled.error}): the last stored prices were kept`);
+      }
     }
 
     // Catalysts: the curated calendar plus venue-derived dates, bound to events.
@@ -69,27 +137,26 @@ export function afterWriteStage(options: AfterWriteOptions) {
       return next;
     });
 
-    await store.transaction(async (tx) => {
-      await tx.replaceCatalysts(catalysts);
-      if (changedEvents.length > 0) await tx.upsertEvents(changedEvents);
-      if (changedMarkets.length > 0) await tx.upsertMarkets(changedMarkets);
-    });
-
-    // The signal wire, over the updated records and every stored mark.
+    // The signal wire, over the updated records and every mark the run leaves behind.
     const since = new Date(Date.parse(now) - SIGNAL_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
-    const [marks, spot] = await Promise.all([store.listMarks({ since }), store.latestSpot()]);
+    const [marks, storedSpot] = await Promise.all([marksSince(since), latestSpot()]);
+    const spot = newestSpot(storedSpot, spotRows);
     const changedById = new Map(changedEvents.map((e) => [e.event_id, e]));
     const finalEvents = events.map((e) => changedById.get(e.event_id) ?? e);
     const bulletins = detectSignals({ events: finalEvents, markets: screened, marks, spot, catalysts, now });
-    const inserted = await store.insertSignals(bulletins);
     const byKind: Record<string, number> = {};
     for (const b of bulletins) byKind[b.detection_path] = (byKind[b.detection_path] ?? 0) + 1;
     return {
-      spot: { coins: coins.length, rows: spotRows, error: spotError },
-      catalysts: catalysts.length,
-      events_with_new_catalyst_dates: changedEvents.length,
-      markets_rescreened: changedMarkets.length,
-      signals: { detected: bulletins.length, new: inserted, by_kind: byKind },
+      writes: { spot: spotRows, catalysts, events: changedEvents, markets: changedMarkets, signals: bulletins },
+      degraded,
+      fallbacks,
+      report: (newSignals) => ({
+        spot: { coins: coins.length, rows: spotRows.length, error: spotError },
+        catalysts: catalysts.length,
+        events_with_new_catalyst_dates: changedEvents.length,
+        markets_rescreened: changedMarkets.length,
+        signals: { detected: bulletins.length, new: newSignals, by_kind: byKind },
+      }),
     };
   };
 }

@@ -1,8 +1,10 @@
 /**
- * History backfill (after write): markets that have no past marks get one mark per past UTC date from
- * the venue's own price history, so movers and signals have data from the first run. Calls are
- * bounded per run; markets not reached are handed to the next run (`pending`). A venue whose history
- * endpoint answers 404 before any success has no history to give: it is skipped, and the summary says so.
+ * History backfill: markets that have no past marks get one mark per past UTC date from the venue's own
+ * price history, so movers and signals have data from the first run. The marks are staged under the run
+ * (`staged_marks`, in batches: a full backfill is far too many to hold in memory) and become visible only
+ * when the run publishes (run.ts). Calls are bounded per run; markets not reached are handed to the next run
+ * (`pending`). A venue whose history endpoint answers 404 before any success has no history to give: it is
+ * skipped, and the summary says so.
  */
 import type { Market, NewMark, Venue } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
@@ -12,7 +14,7 @@ import type { PipelineLogger, ProgressListener } from './types.ts';
 
 /** venue_a batch candlesticks accepts up to 100 tickers per request. */
 const VENUE_A_TICKERS_PER_CALL = 100;
-const MARKS_PER_TRANSACTION = 5_000;
+const MARKS_PER_BATCH = 5_000;
 
 export interface BackfillTarget {
   market: Market;
@@ -29,6 +31,12 @@ export interface BackfillVenue {
 
 export interface BackfillOptions {
   store: Store;
+  /** The run the marks are staged under. */
+  runId: number;
+  /** Marks staged per statement batch (default 5,000). */
+  batchSize?: number;
+  /** Called after each staged batch (the kill-at-stage test ends the process at the first). */
+  afterBatch?: () => Promise<void> | void;
   today: string;
   days: number;
   /** Upper bound on history requests this run; null for no bound. */
@@ -47,6 +55,8 @@ export interface BackfillSummary {
   markets_with_history: number;
   /** Per venue: null when fine, else why its history was skipped or cut short. */
   skipped: Partial<Record<Venue, string>>;
+  /** Venues whose history stopped on an error (not a 404 "no history", not the call budget). */
+  failed: Venue[];
   /** Markets not reached within the call budget or because of an error; the next run tries them. */
   pending_market_ids: string[];
 }
@@ -133,8 +143,9 @@ function marksOfResponse(job: Job, body: unknown, window: { from: string; toExcl
 }
 
 /**
- * Fetches venue history for `targets` and upserts the marks (in transactions of 5,000). Marks on a
- * date the market already has are not written: a real snapshot is never replaced by history.
+ * Fetches venue history for `targets` and stages the marks under the run (in batches of 5,000). Marks on a
+ * date the market already has are not staged, and the publish never lets one replace a stored mark: a real
+ * snapshot is never replaced by history.
  */
 export async function backfillHistory(
   targets: readonly BackfillTarget[],
@@ -148,6 +159,7 @@ export async function backfillHistory(
     marks: 0,
     markets_with_history: 0,
     skipped: {},
+    failed: [],
     pending_market_ids: [],
   };
   if (budget <= 0) {
@@ -174,9 +186,11 @@ export async function backfillHistory(
     const batch = buffer;
     buffer = [];
     if (batch.length === 0) return;
-    await opts.store.transaction((tx) => tx.upsertMarks(batch));
+    await opts.store.stageMarks(opts.runId, batch);
     summary.marks += batch.length;
+    await opts.afterBatch?.();
   };
+  const batchSize = opts.batchSize ?? MARKS_PER_BATCH;
 
   const byVenue = new Map<Venue, Job[]>();
   for (const job of jobs) {
@@ -205,7 +219,7 @@ export async function backfillHistory(
             buffer.push(mark);
             withHistory.add(mark.market_id);
           }
-          if (buffer.length >= MARKS_PER_TRANSACTION) await flush();
+          if (buffer.length >= batchSize) await flush();
         } catch (err) {
           if (isNotFound(err) && !succeeded.has(venue)) {
             stopped.set(venue, {
@@ -227,8 +241,9 @@ export async function backfillHistory(
   );
   await flush();
 
-  for (const [venue, { reason }] of stopped) {
+  for (const [venue, { reason, retryLater }] of stopped) {
     summary.skipped[venue] = reason;
+    if (retryLater) summary.failed.push(venue);
     opts.logger.warn({ venue, reason }, `backfill: ${venue}: ${reason}`);
   }
   summary.markets_with_history = withHistory.size;

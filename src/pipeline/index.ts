@@ -4,6 +4,8 @@
  * progress reporting and the worker schedule.
  */
 
+export { type AbortDeadRunsOptions, abortDeadRuns, currentOwner } from './abort.ts';
+export type { AfterWriteContext, AfterWriteResult, AfterWriteWrites } from './after-write.ts';
 export { type AfterWriteOptions, afterWriteStage } from './after-write.ts';
 export type { BackfillSummary, BackfillTarget } from './backfill.ts';
 export { backfillHistory } from './backfill.ts';
@@ -17,8 +19,8 @@ export { carryForwardMark, carryForwardMarks, markFromQuote, STALE_AFTER_HOURS, 
 export type { ProgressReporter } from './progress.ts';
 export { logProgress, ttyProgress } from './progress.ts';
 export type { VenuePullOptions } from './pull-stage.ts';
-export type { AfterWriteContext, BackfillSettings, RunPipelineOptions } from './run.ts';
-export { runPipeline } from './run.ts';
+export type { BackfillSettings, RunCheckpoint, RunPipelineOptions } from './run.ts';
+export { RUN_CHECKPOINTS, runPipeline } from './run.ts';
 export { screensFor } from './screens.ts';
 export type { SimManifest, SimulatedIngestOptions, SimulatedIngestResult } from './simulated.ts';
 export { ingestSimulated, readManifest, snapshotClock } from './simulated.ts';

@@ -1,8 +1,27 @@
 /**
  * One pipeline run, in DESIGN.md §4 order: pull both venues in parallel → ids → normalize → editorial
- * → diff → write (one transaction: events, markets, log entries, today's marks) → history backfill →
- * after-write stage → publish. A failed venue never fails the run: its stored records stay untouched
- * and its markets' marks are carried forward; the run is recorded `partial` and says why.
+ * → diff and marks → history backfill → after-write stage → publish. A failed venue never fails the run: its
+ * stored records stay untouched and its markets' marks are carried forward; the run is recorded `partial`
+ * and says why.
+ *
+ * **Only published data is visible** (issue 15). Everything the run writes to a served table (events,
+ * markets, log entries, today's marks, history marks, catalysts, spot, signals) lands in ONE transaction that
+ * also bumps the generation (`store.publishRun`): readers (read-model builds, /v1/status counts, the marks
+ * feed, MCP, A2A) see the whole run or nothing of it, on both engines, whatever moment the process dies at.
+ * To get there the run holds its main write in memory (it did before: the write was built in memory), the
+ * after-write stage computes its writes instead of writing them, and the history backfill — up to 14 days ×
+ * every market, too many to hold — stages its marks under the run id in `staged_marks`, which the publish
+ * moves into `marks` with one INSERT … SELECT (never over a stored mark) and empties. The log is
+ * append-only, so its entries are only ever written there. The id registry is written outside (ids are not
+ * served, and a rerun must get the same ones). Alternatives weighed: a `published` flag or generation column
+ * on every served row would need every read (read model, feed, status, counts) filtered and a cleanup of
+ * dead rows; one publish transaction needs neither. Its cost: the history marks are written twice (staged,
+ * then moved), in the background catch-up only (a first start defers history).
+ *
+ * A run whose process dies stays `running` with no data visible; the next start marks it `aborted`
+ * (abort.ts). A run where every venue failed is `failed` and publishes nothing. A run where any part fell
+ * back (a venue, its order books or series, spot, history, editorial) is `partial` and lists the parts in
+ * `degraded`.
  */
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_VENUE_B_CLOB_URL } from '../config.ts';
@@ -11,6 +30,8 @@ import { VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
 import { createVenueHttp, type NormalizedEvent } from '../venues/index.ts';
+import { currentOwner } from './abort.ts';
+import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
 import { diffMarkets } from './diff.ts';
 import { type EditorialFunctions, markSummaries, runEditorialStage } from './editorial-stage.ts';
@@ -26,17 +47,26 @@ export interface BackfillSettings {
   maxCalls?: number | null;
   /** Concurrent history requests per venue (default 4). */
   concurrency?: number;
+  /** History marks staged per batch (default 5,000). */
+  batchSize?: number;
 }
 
-export interface AfterWriteContext {
-  store: Store;
-  now: string;
-  logger: PipelineLogger;
-  /** Every stored event after this run's write, ordered by event_id (what `store.listEvents()` returns). */
-  events: readonly Event[];
-  /** Every stored market after this run's write, ordered by market_id (what `store.listMarkets()` returns). */
-  markets: readonly Market[];
-}
+/**
+ * The stage boundaries of a run, in order, where the kill-at-stage test ends the process
+ * (test/pipeline/kill-at-stage.test.ts). `after_main_write` is where the main write committed before issue 15;
+ * it is now held in memory until the publish. `before_publish_commit` is inside the publish transaction, after
+ * its last write.
+ */
+export const RUN_CHECKPOINTS = [
+  'after_pull',
+  'after_editorial',
+  'after_main_write',
+  'mid_backfill',
+  'after_backfill',
+  'after_after_write',
+  'before_publish_commit',
+] as const;
+export type RunCheckpoint = (typeof RUN_CHECKPOINTS)[number];
 
 export interface RunPipelineOptions {
   store: Store;
@@ -51,8 +81,13 @@ export interface RunPipelineOptions {
   onProgress?: ProgressListener;
   /** History backfill settings, or false to skip the stage. */
   backfill?: BackfillSettings | false;
-  /** Signals, catalysts, screens (DESIGN.md §4 step 7): runs after write, before publish. */
-  afterWrite?: (ctx: AfterWriteContext) => Promise<Record<string, unknown> | undefined>;
+  /** Signals, catalysts, screens (DESIGN.md §4 step 7): computed before the publish, written by it. */
+  afterWrite?: (ctx: AfterWriteContext) => Promise<AfterWriteResult>;
+  /**
+   * Test seam: called at each stage boundary (RUN_CHECKPOINTS). The kill-at-stage test ends its process here;
+   * nothing else sets it.
+   */
+  checkpoint?: (at: RunCheckpoint) => Promise<void> | void;
 }
 
 function venueSummary(outcome: VenueOutcome, stored: number): VenueRunSummary {
@@ -96,11 +131,44 @@ function catalogAfterWrite<T>(stored: readonly T[], fresh: readonly T[], idOf: (
   return [...byId.keys()].sort().map((id) => byId.get(id) as T);
 }
 
-/** Markets handed over by the previous run's bounded backfill. */
+/** `later` over `earlier`, by id: one write per record when two stages changed it. */
+function mergeById<T>(earlier: readonly T[], later: readonly T[], idOf: (record: T) => string): T[] {
+  const byId = new Map<string, T>();
+  for (const r of earlier) byId.set(idOf(r), r);
+  for (const r of later) byId.set(idOf(r), r);
+  return [...byId.values()];
+}
+
+/** Markets handed over by the previous published run's bounded backfill. */
 function pendingFromLastRun(last: PipelineRun | null): Set<string> {
   const backfill = last?.summary.backfill as { pending_market_ids?: unknown } | undefined;
   const ids = backfill?.pending_market_ids;
   return new Set(Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []);
+}
+
+const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
+
+const byDateThenMarket = (a: Mark, b: Mark) => {
+  const x = markKey(a);
+  const y = markKey(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/**
+ * The marks the run will leave behind from `since` on, read without writing them: published, then staged
+ * history where no mark is published, then today's marks over both (the publish applies them in that
+ * precedence: upsert today's, insert staged only where nothing is stored).
+ */
+async function marksAfterPublish(store: Store, runId: number, today: readonly NewMark[], since: string) {
+  const [published, staged] = await Promise.all([store.listMarks({ since }), store.listStagedMarks(runId, { since })]);
+  const byKey = new Map<string, Mark>();
+  for (const m of published) byKey.set(markKey(m), m);
+  for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), { mark_id: 0, ...m });
+  for (const m of today) {
+    if (m.snapshot_date < since) continue;
+    byKey.set(markKey(m), { mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m });
+  }
+  return [...byKey.values()].sort(byDateThenMarket);
 }
 
 /**
@@ -111,6 +179,9 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
   const { store, logger, onProgress } = options;
   const editorial = options.editorial ?? { deriveEvent, linkAcrossVenues };
+  const checkpoint = async (at: RunCheckpoint) => {
+    await options.checkpoint?.(at);
+  };
   const t0 = performance.now();
   const timings: Record<string, number> = {};
   let lapStart = t0;
@@ -121,9 +192,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   };
   const now = options.clock().toISOString();
   const today = utcDate(now);
-  const lastRun = await store.lastRun();
-  const runId = await store.startRun(options.source, now);
+  const lastPublished = await store.lastRun({ published: true });
+  const handle = await store.beginRun(options.source, now, currentOwner());
+  const runId = handle.run_id;
   const fallbacks: string[] = [];
+  const degraded = new Set<string>();
   try {
     onProgress?.({ stage: 'pull', done: 0, total: VENUES.length });
     let pulledCount = 0;
@@ -134,8 +207,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         return pull;
       }),
     );
-
     lap('pull');
+    await checkpoint('after_pull');
+
     const [storedEventList, storedMarketList, latestList] = await Promise.all([
       store.listEvents(),
       store.listMarkets(),
@@ -172,8 +246,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       logger,
       ...(onProgress ? { onProgress } : {}),
     });
-
     lap('editorial');
+    await checkpoint('after_editorial');
+
     onProgress?.({ stage: 'diff', done: 0, total: stage.markets.length });
     const logEntries: NewResolutionLogEntry[] = [];
     for (const m of stage.changedMarkets)
@@ -194,71 +269,113 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     }
     const carried = carryForwardMarks(uncovered, latest, now);
     for (const venue of failedVenues) {
+      degraded.add(venue);
       const n = carried.filter((c) => storedMarkets.get(c.market_id)?.platform === venue).length;
       fallbacks.push(`${venue} could not be read: its stored records were kept and ${n} marks carried forward`);
     }
-    const allMarks = [...marks, ...carried];
-
-    lap('diff_and_marks');
-    onProgress?.({ stage: 'write', done: 0, total: 1 });
-    const appended = await store.transaction(async (tx) => {
-      await tx.upsertEvents(stage.changedEvents);
-      await tx.upsertMarkets(stage.changedMarkets);
-      const n = await tx.appendLog(logEntries);
-      await tx.upsertMarks(allMarks);
-      return n;
-    });
-    onProgress?.({ stage: 'write', done: 1, total: 1 });
-    lap('write');
-
-    const backfill = await runBackfill(options, {
-      today,
-      outcomes,
-      markets: stage.markets,
-      latest,
-      pending: pendingFromLastRun(lastRun),
-    });
-    if (backfill) {
-      for (const [venue, reason] of Object.entries(backfill.skipped)) fallbacks.push(`${venue} history: ${reason}`);
-      if (backfill.pending_market_ids.length > 0) {
-        fallbacks.push(`${backfill.pending_market_ids.length} markets still wait for history; the next run fetches it`);
+    // Parts of a venue that read fine otherwise (order books, series): the venue client says what fell back.
+    for (const o of outcomes) {
+      if (o.error !== null) continue;
+      for (const [part, detail] of Object.entries(o.pull.degraded ?? {})) {
+        degraded.add(`${o.venue}.${part}`);
+        fallbacks.push(`${o.venue} ${part}: ${detail}`);
       }
     }
-
-    lap('backfill');
-    let afterWrite: Record<string, unknown> | undefined;
-    if (options.afterWrite) {
-      onProgress?.({ stage: 'after_write', done: 0, total: 1 });
-      afterWrite = await options.afterWrite({
-        store,
-        now,
-        logger,
-        events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
-        markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
-      });
-      onProgress?.({ stage: 'after_write', done: 1, total: 1 });
-    }
-
-    const storedByVenue = countBy(stage.markets, (m) => m.platform);
-    const venues = Object.fromEntries(
-      outcomes.map((o) => [o.venue, venueSummary(o, storedByVenue[o.venue] ?? 0)]),
-    ) as Record<Venue, VenueRunSummary>;
     if (stage.failures.length > 0) {
+      degraded.add('editorial');
       const markets = stage.failures.reduce((n, f) => n + f.markets, 0);
       fallbacks.push(
         `editorial failed on ${stage.failures.length} events (${markets} markets; first error: ${stage.failures[0]?.error}): stored records kept, new ones stored without editorial fields`,
       );
     }
-    const status: PipelineRun['status'] =
-      failedVenues.size === 0 ? 'ok' : failedVenues.size === VENUES.length ? 'failed' : 'partial';
+    const allMarks = [...marks, ...carried];
+    const storedByVenue = countBy(stage.markets, (m) => m.platform);
+    const venues = Object.fromEntries(
+      outcomes.map((o) => [o.venue, venueSummary(o, storedByVenue[o.venue] ?? 0)]),
+    ) as Record<Venue, VenueRunSummary>;
+    lap('diff_and_marks');
+
+    if (failedVenues.size === VENUES.length) {
+      // Nothing was read: carrying every mark forward would publish a generation that says nothing new.
+      const summary: RunSummary = {
+        venues,
+        log_entries: 0,
+        marks: 0,
+        duration_ms: Math.round(performance.now() - t0),
+        generation: 0,
+        run_id: runId,
+        status: 'failed',
+        degraded: [...degraded].sort(),
+        source: options.source,
+        as_of: now,
+        events_written: 0,
+        markets_written: 0,
+        marks_carried_forward: 0,
+        editorial_failures: 0,
+        backfill: null,
+        fallbacks: [...fallbacks, 'every venue failed: nothing was written and no generation published'],
+        timings_ms: timings,
+      };
+      summary.generation = await store.finishRun(runId, 'failed', { ...summary }, options.clock().toISOString(), false);
+      logger.error(
+        { run_id: runId, status: 'failed', generation: summary.generation },
+        `pipeline run ${runId} failed: every venue failed; nothing published`,
+      );
+      return summary;
+    }
+    await checkpoint('after_main_write');
+
+    let firstBatch = true;
+    const backfill = await runBackfill(options, runId, {
+      today,
+      outcomes,
+      markets: stage.markets,
+      latest,
+      pending: pendingFromLastRun(lastPublished),
+      afterBatch: async () => {
+        if (!firstBatch) return;
+        firstBatch = false;
+        await checkpoint('mid_backfill');
+      },
+    });
+    if (backfill) {
+      for (const [venue, reason] of Object.entries(backfill.skipped)) fallbacks.push(`${venue} history: ${reason}`);
+      for (const venue of backfill.failed) degraded.add(`history.${venue}`);
+      if (backfill.pending_market_ids.length > 0) {
+        fallbacks.push(`${backfill.pending_market_ids.length} markets still wait for history; the next run fetches it`);
+      }
+    }
+    lap('backfill');
+    await checkpoint('after_backfill');
+
+    let afterWrite: AfterWriteResult | undefined;
+    if (options.afterWrite) {
+      onProgress?.({ stage: 'after_write', done: 0, total: 1 });
+      afterWrite = await options.afterWrite({
+        now,
+        logger,
+        events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
+        markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
+        marksSince: (since) => marksAfterPublish(store, runId, allMarks, since),
+        latestSpot: () => store.latestSpot(),
+      });
+      for (const part of afterWrite.degraded) degraded.add(part);
+      fallbacks.push(...afterWrite.fallbacks);
+      onProgress?.({ stage: 'after_write', done: 1, total: 1 });
+      lap('after_write');
+    }
+    await checkpoint('after_after_write');
+
+    const status: PipelineRun['status'] = degraded.size === 0 ? 'ok' : 'partial';
     const summary: RunSummary = {
       venues,
-      log_entries: appended,
+      log_entries: logEntries.length,
       marks: allMarks.length,
       duration_ms: 0,
       generation: 0,
       run_id: runId,
       status,
+      degraded: [...degraded].sort(),
       source: options.source,
       as_of: now,
       events_written: stage.changedEvents.length,
@@ -275,19 +392,54 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       },
       fallbacks,
       timings_ms: timings,
-      ...(afterWrite ? { after_write: afterWrite } : {}),
     };
-    if (options.afterWrite) lap('after_write');
-    onProgress?.({ stage: 'publish', done: 0, total: 1 });
-    summary.duration_ms = Math.round(performance.now() - t0);
-    const stored = {
-      ...summary,
-      backfill: backfill ? { ...summary.backfill, pending_market_ids: backfill.pending_market_ids } : null,
-    };
-    summary.generation = await store.finishRun(runId, status, stored, options.clock().toISOString(), true);
+
+    // The publish: every write of the run and the generation bump, in one transaction.
+    onProgress?.({ stage: 'write', done: 0, total: 1 });
+    const aw = afterWrite?.writes;
+    const events = mergeById(stage.changedEvents, aw?.events ?? [], (e) => e.event_id);
+    const markets = mergeById(stage.changedMarkets, aw?.markets ?? [], (m) => m.market_id);
+    const { generation } = await store.publishRun(
+      runId,
+      async (tx) => {
+        await tx.upsertEvents(events);
+        await tx.upsertMarkets(markets);
+        await tx.appendLog(logEntries);
+        await tx.upsertMarks(allMarks);
+        await tx.publishStagedMarks(runId);
+        let newSignals = 0;
+        if (aw) {
+          await tx.replaceCatalysts(aw.catalysts);
+          if (aw.spot.length > 0) await tx.insertSpot(aw.spot);
+          newSignals = await tx.insertSignals(aw.signals);
+        }
+        onProgress?.({ stage: 'write', done: 1, total: 1 });
+        onProgress?.({ stage: 'publish', done: 0, total: 1 });
+        return { newSignals };
+      },
+      ({ newSignals }) => {
+        if (afterWrite) summary.after_write = afterWrite.report(newSignals);
+        lap('publish');
+        summary.duration_ms = Math.round(performance.now() - t0);
+        const stored = {
+          ...summary,
+          backfill: backfill ? { ...summary.backfill, pending_market_ids: backfill.pending_market_ids } : null,
+        };
+        return { status, summary: stored, finishedAt: options.clock().toISOString() };
+      },
+      () => checkpoint('before_publish_commit'),
+    );
+    summary.generation = generation;
     onProgress?.({ stage: 'publish', done: 1, total: 1 });
     logger.info(
-      { run_id: runId, status, generation: summary.generation, log_entries: appended, marks: summary.marks },
+      {
+        run_id: runId,
+        status,
+        degraded: summary.degraded,
+        generation,
+        log_entries: logEntries.length,
+        marks: summary.marks,
+      },
       `pipeline run ${runId} ${status}`,
     );
     return summary;
@@ -295,11 +447,19 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const error = err instanceof Error ? err.message : String(err);
     logger.error({ run_id: runId, err: error }, 'pipeline run failed; nothing published');
     await store
-      .finishRun(runId, 'failed', { error, fallbacks }, options.clock().toISOString(), false)
+      .finishRun(
+        runId,
+        'failed',
+        { error, fallbacks, degraded: [...degraded].sort() },
+        options.clock().toISOString(),
+        false,
+      )
       .catch((finishErr: unknown) =>
         logger.error({ run_id: runId, err: String(finishErr) }, 'could not record the failed run'),
       );
     throw err;
+  } finally {
+    await handle.release();
   }
 }
 
@@ -309,10 +469,15 @@ interface BackfillInput {
   markets: readonly Market[];
   latest: ReadonlyMap<string, Mark>;
   pending: ReadonlySet<string>;
+  afterBatch: () => Promise<void>;
 }
 
 /** Backfill targets: fresh markets with no mark before this run, plus those the last run could not reach. */
-async function runBackfill(options: RunPipelineOptions, input: BackfillInput): Promise<BackfillSummary | null> {
+async function runBackfill(
+  options: RunPipelineOptions,
+  runId: number,
+  input: BackfillInput,
+): Promise<BackfillSummary | null> {
   if (options.backfill === false) return null;
   const settings = options.backfill ?? {};
   const days = settings.days ?? 14;
@@ -360,6 +525,9 @@ async function runBackfill(options: RunPipelineOptions, input: BackfillInput): P
   };
   return backfillHistory(targets, {
     store: options.store,
+    runId,
+    afterBatch: input.afterBatch,
+    ...(settings.batchSize !== undefined ? { batchSize: settings.batchSize } : {}),
     today: input.today,
     days,
     maxCalls,

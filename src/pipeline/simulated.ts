@@ -113,7 +113,8 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
     // Nothing new, but history left pending by a deferred first start: re-run the newest snapshot (an
     // idempotent run: no new log entries) so its backfill fetches what is pending.
     const pending =
-      ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
+      ((await store.lastRun({ published: true }))?.summary.backfill as { pending?: number } | null | undefined)
+        ?.pending ?? 0;
     const last = dates[dates.length - 1];
     if (todo.length === 0 && pending > 0 && last !== undefined) {
       logger.info({ pending, snapshot: last }, 'catching up the deferred price history');

@@ -43,6 +43,12 @@ export interface RunSummary {
   generation: number;
   run_id: number;
   status: PipelineRun['status'];
+  /**
+   * What fell back, machine-readable and sorted: a failed venue (`venue_b`), a part of a venue's pull
+   * (`venue_b.order_books`, `venue_a.series`), `spot`, `history.<venue>` (history stopped on an error),
+   * `editorial`. Empty for an `ok` run; `fallbacks` says the same in words.
+   */
+  degraded: string[];
   source: string;
   /** The run clock: every record written carries this time. */
   as_of: string;

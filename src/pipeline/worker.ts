@@ -1,11 +1,13 @@
 /**
  * The worker (DESIGN.md §2): runs a pipeline at start when the store is empty or older than the
  * refresh interval, then hourly at minute 0 (UTC). Runs never overlap. On PostgreSQL only the process
- * holding the leader advisory lock runs pipelines; the others stay idle and try again each hour.
+ * holding the leader advisory lock runs pipelines; the others stay idle and try again each hour. At start and
+ * before each run, the leader marks runs left `running` by a dead process `aborted` (abort.ts).
  */
 import { Cron } from 'croner';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/index.ts';
+import { abortDeadRuns } from './abort.ts';
 import { type IngestResult, type IngestSource, runIngest } from './ingest.ts';
 import { type LeaderLock, postgresLeaderLock } from './leader.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
@@ -56,6 +58,8 @@ export async function isStale(
   const counts = await store.counts();
   if (counts.markets === 0) return { stale: true, why: 'the store is empty' };
   const last = await store.lastRun();
+  // An aborted run's finish time is when a start found it dead, not when data was last refreshed.
+  if (last?.status === 'aborted') return { stale: true, why: `the last run (${last.run_id}) was aborted` };
   const finished = last?.finished_at ?? null;
   if (finished === null) return { stale: true, why: 'no finished pipeline run on record' };
   const ageMin = (now.getTime() - Date.parse(finished)) / 60_000;
@@ -92,11 +96,15 @@ export function startWorker(options: WorkerOptions): Worker {
     return 'auto';
   };
 
+  /** Runs left `running` by a dead process are aborted by whoever leads (abort.ts says who counts as dead). */
+  const abortDead = () => abortDeadRuns(store, { logger, now: clock });
+
   const once = async (): Promise<IngestResult | null> => {
     if (!(await lead())) {
       logger.info({ lock: LEADER_LOCK }, 'another worker leads; skipping this refresh');
       return null;
     }
+    await abortDead();
     const chosen = await chooseSource();
     const result = await runIngest({
       store,
@@ -134,6 +142,8 @@ export function startWorker(options: WorkerOptions): Worker {
   });
 
   const initial = (async () => {
+    // Before judging staleness: a run aborted now makes the store stale (its refresh never landed).
+    if (await lead()) await abortDead();
     const { stale, why } = await isStale(store, config.PMREF_REFRESH_MINUTES, clock());
     logger.info({ stale, next_refresh: job.nextRun()?.toISOString() ?? null }, `worker start: ${why}`);
     return stale ? runNow() : null;

@@ -45,7 +45,8 @@ function parseSince(raw: Raw): Date {
   if (raw === undefined || raw === null || raw === '') throw new MarksQueryError('since is required', hint);
   const text = String(raw);
   const t = ISO_DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : ISO_DATETIME.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(t)) throw new MarksQueryError(`since "${text}" is not an ISO date or date-time`, hint);
+  // The value is not quoted back: an error body never echoes request input (XSS and log injection).
+  if (Number.isNaN(t)) throw new MarksQueryError('since is not an ISO date or date-time', hint);
   return new Date(t);
 }
 

@@ -1,9 +1,11 @@
 /**
  * A read-model pack: the read model of one generation written to a file as its exact bytes plus a JSON
  * header, so a restart serves at once instead of rebuilding from the store (issue 4: "later starts reuse the
- * store and serve at once"). A pack is used only when it was built for the store's current generation, the
- * same public origin (it is inside every body) and the same UTC date (liveness depends on it); otherwise the
- * holder builds from the store as usual and writes a fresh pack.
+ * store and serve at once"). A pack is used only when it was built from the same store (its identity, written
+ * once at the store's creation: two stores in one folder share a pack path, and a database deleted and created
+ * again starts over at the same generations), for the store's current generation, the same public origin (it
+ * is inside every body) and the same UTC date (liveness depends on it); otherwise the holder builds from the
+ * store as usual and writes a fresh pack. A pack of an older format version is never read.
  */
 import { existsSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
@@ -12,12 +14,15 @@ import { Body } from './json-bytes.ts';
 import type { MoverCandidates } from './movers.ts';
 import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from './read-model.ts';
 
-const PACK_VERSION = 1;
+/** 2: the header names the store it was built from (issue 15). Packs of other versions are rebuilt. */
+export const PACK_VERSION = 2;
 
 type Ref = [offset: number, length: number, etag: string];
 
 interface PackHeader {
   version: number;
+  /** The identity of the store the model was built from (`Store.identity()`). */
+  store: string;
   generation: number;
   builtAt: string;
   today: string;
@@ -45,8 +50,19 @@ interface PackHeader {
   info: Ref;
 }
 
-/** Writes `model` to `path` (atomically: a temporary file renamed into place). */
-export async function writePack(model: ReadModel, path: string): Promise<void> {
+/** What a pack must match to be used: the store it was built from, its generation, origin and UTC day. */
+export interface PackKey {
+  store: string;
+  generation: number;
+  origin: string;
+  today: string;
+}
+
+/**
+ * Writes `model`, built from the store whose identity is `store`, to `path` (atomically: a temporary file
+ * renamed into place).
+ */
+export async function writePack(model: ReadModel, path: string, store: string): Promise<void> {
   const chunks: Buffer[] = [];
   let offset = 0;
   const ref = (body: Body): Ref => {
@@ -57,6 +73,7 @@ export async function writePack(model: ReadModel, path: string): Promise<void> {
   };
   const header: PackHeader = {
     version: PACK_VERSION,
+    store,
     generation: model.generation,
     builtAt: model.builtAt,
     today: model.today,
@@ -98,11 +115,11 @@ export async function writePack(model: ReadModel, path: string): Promise<void> {
   await rename(tmp, path);
 }
 
-/** Reads a pack; null when there is none, it is unreadable, or it was built for another generation, origin or day. */
-export async function readPack(
-  path: string,
-  want: { generation: number; origin: string; today: string },
-): Promise<ReadModel | null> {
+/**
+ * Reads a pack; null when there is none, it is unreadable, of another format version, or built from another
+ * store or for another generation, origin or day.
+ */
+export async function readPack(path: string, want: PackKey): Promise<ReadModel | null> {
   if (!existsSync(path)) return null;
   let file: Buffer;
   let header: PackHeader;
@@ -111,7 +128,12 @@ export async function readPack(
     const headLength = file.readUInt32BE(0);
     header = JSON.parse(file.subarray(4, 4 + headLength).toString('utf8')) as PackHeader;
     if (header.version !== PACK_VERSION) return null;
-    if (header.generation !== want.generation || header.origin !== want.origin || header.today !== want.today)
+    if (
+      header.store !== want.store ||
+      header.generation !== want.generation ||
+      header.origin !== want.origin ||
+      header.today !== want.today
+    )
       return null;
     file = file.subarray(4 + headLength);
   } catch {

@@ -1,7 +1,9 @@
 /**
  * Holds the current read model and swaps in a new one when the store's generation moves (or the UTC date
- * changes, since liveness depends on it). Rebuilds run in the background, one at a time; requests keep reading
- * the old model until the new one is complete, then see the new one atomically (a single reference swap).
+ * changes, since liveness depends on it, or the store behind the URL is another one: a PostgreSQL database
+ * dropped and created again starts over at the same generations). Rebuilds run in the background, one at a
+ * time; requests keep reading the old model until the new one is complete, then see the new one atomically
+ * (a single reference swap).
  */
 import type { Store } from '../store/index.ts';
 import { collectGarbage, compactHeap } from './gc.ts';
@@ -18,8 +20,8 @@ export interface HolderOptions {
   /** Called after each swap. */
   onSwap?: (model: ReadModel, ms: number) => void;
   /**
-   * Where to keep a pack of the current model (see pack.ts): a restart on the same generation, origin and
-   * day loads it instead of rebuilding from the store. Unset: no pack.
+   * Where to keep a pack of the current model (see pack.ts): a restart on the same store (its identity),
+   * generation, origin and day loads it instead of rebuilding from the store. Unset: no pack.
    */
   packPath?: string;
 }
@@ -28,19 +30,25 @@ export class ReadModelHolder implements ReadModelSource {
   private model: ReadModel;
   private building: Promise<boolean> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** The latest background pack write (settled: failures go to onError). */
+  private packWrite: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly store: Store,
     private readonly opts: HolderOptions,
     first: ReadModel,
+    /** The identity of the store `model` was built from (`Store.identity()`). */
+    private storeIdentity: string,
   ) {
     this.model = first;
   }
 
   /** Builds the first model (the only build a caller waits for). */
   static async create(store: Store, opts: HolderOptions): Promise<ReadModelHolder> {
+    const identity = await store.identity();
     if (opts.packPath) {
       const want = {
+        store: identity,
         generation: await store.generation(),
         origin: opts.origin,
         today: opts.clock().toISOString().slice(0, 10),
@@ -48,21 +56,34 @@ export class ReadModelHolder implements ReadModelSource {
       const packed = await readPack(opts.packPath, want);
       if (packed) {
         collectGarbage(); // the file buffer the bodies were copied out of
-        return new ReadModelHolder(store, opts, packed);
+        return new ReadModelHolder(store, opts, packed, identity);
       }
     }
     const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
     collectGarbage();
     void compactHeap(); // in the background: requests are served between its rounds
-    const holder = new ReadModelHolder(store, opts, first);
+    const holder = new ReadModelHolder(store, opts, first, identity);
     holder.savePack(first);
     return holder;
   }
 
   /** Writes the pack in the background; a failure is reported and costs only the next restart's speed. */
   private savePack(model: ReadModel): void {
-    if (!this.opts.packPath) return;
-    writePack(model, this.opts.packPath).catch((err: unknown) => this.opts.onError?.(err));
+    const path = this.opts.packPath;
+    if (!path) return;
+    const identity = this.storeIdentity;
+    this.packWrite = this.packWrite
+      .then(() => writePack(model, path, identity))
+      .catch((err: unknown) => this.opts.onError?.(err));
+  }
+
+  /**
+   * Resolves when every pack write started so far has finished (written or reported to onError). For a clean
+   * shutdown and for tests; serving never waits for it. Writes run one after another, so an older model's
+   * pack can never land after a newer one's.
+   */
+  packWritten(): Promise<void> {
+    return this.packWrite;
   }
 
   private static buildOptions(opts: HolderOptions) {
@@ -74,8 +95,8 @@ export class ReadModelHolder implements ReadModelSource {
   }
 
   /**
-   * Rebuilds when the generation or the UTC date changed. Concurrent calls share one rebuild. Resolves true
-   * when a new model was swapped in.
+   * Rebuilds when the generation, the UTC date or the store's identity changed. Concurrent calls share one
+   * rebuild. Resolves true when a new model was swapped in.
    */
   refresh(force = false): Promise<boolean> {
     this.building ??= this.rebuildIfStale(force).finally(() => {
@@ -86,12 +107,14 @@ export class ReadModelHolder implements ReadModelSource {
 
   private async rebuildIfStale(force: boolean): Promise<boolean> {
     try {
-      const generation = await this.store.generation();
+      const [generation, identity] = await Promise.all([this.store.generation(), this.store.identity()]);
       const today = this.opts.clock().toISOString().slice(0, 10);
-      if (!force && generation === this.model.generation && today === this.model.today) return false;
+      const same = generation === this.model.generation && today === this.model.today;
+      if (!force && same && identity === this.storeIdentity) return false;
       const started = Date.now();
       const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
       this.model = next;
+      this.storeIdentity = identity;
       collectGarbage(); // the old model is garbage now too
       void compactHeap();
       this.savePack(next);

@@ -22,7 +22,8 @@ import {
   conciseMarket,
   eventCatalystDates,
   eventListItem,
-  isLiveMarket,
+  logSummaries,
+  type MarketServeContext,
   marketDetail,
   type PriceFacts,
   priceFacts,
@@ -137,7 +138,8 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const { origin, now } = opts;
   const generation = await store.generation();
   const today = now.toISOString().slice(0, 10);
-  const dataSource = asDataSource((await store.lastRun())?.source);
+  // The published run's source: a run still going (or aborted) must not change what the served data says it is.
+  const dataSource = asDataSource((await store.lastRun({ published: true }))?.source);
   const counts = await store.counts();
   const notice = noticeFor(origin, dataSource);
   const moversNotice = noticeFor(origin, dataSource, 'movers');
@@ -150,6 +152,10 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
 
   const allEvents = await store.listEvents();
   const published = new Map(allEvents.filter((e) => e.published).map((e) => [e.event_id, e]));
+  // The log is read before the markets: a served market says how often its outcome was disputed (issue 15).
+  const logEntries = await store.listLog();
+  const logByMarket = logSummaries(logEntries);
+  const nowIso = now.toISOString();
 
   // Every body of this model goes into one arena; the pieces events are assembled from into a scratch arena
   // dropped with the build (see ByteArena).
@@ -167,7 +173,10 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     for (const market of page) {
       // Spec §2.1: unpublished events are internal; their markets are not served either.
       if (market.event_id !== null && !published.has(market.event_id)) continue;
-      const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, today, scratch);
+      const piece = marketPiece(market, prices.get(market.market_id) ?? priceFacts(undefined), priceOf, scratch, {
+        now: nowIso,
+        log: logByMarket.get(market.market_id),
+      });
       const detail = marketDetail(piece.served, market, origin, notice);
       const entry = {
         marketId: market.market_id,
@@ -185,7 +194,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   }
 
   const logByEvent = new Map<string, ResolutionLogEntry[]>();
-  for (const entry of await store.listLog()) {
+  for (const entry of logEntries) {
     const eventId = pieces.get(entry.market_id)?.event_id;
     if (eventId) pushTo(logByEvent, eventId, entry);
   }
@@ -335,10 +344,10 @@ function marketPiece(
   market: Market,
   price: PriceFacts,
   priceOf: (id: string) => number | null,
-  today: string,
   scratch: ByteArena,
+  ctx: MarketServeContext,
 ) {
-  const served = servedMarket(market, price, priceOf);
+  const served = servedMarket(market, price, priceOf, ctx);
   const piece: MarketPiece = {
     market_id: market.market_id,
     platform: market.platform,
@@ -346,7 +355,8 @@ function marketPiece(
     event_id: market.event_id,
     threshold: market.threshold,
     close_at: market.close_at,
-    live: isLiveMarket(market, today),
+    // Live = served open (spec §3; see isLiveMarket): the event's `resolved` follows its markets' served statuses.
+    live: served.status === 'open',
     rcg: { grade: served.rcg.grade, score: served.rcg.score },
     status: served.status,
     last_price: served.last_price,

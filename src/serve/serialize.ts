@@ -2,19 +2,23 @@
  * Canonical records → served objects (spec §2, served-shapes §3–§5). Pure functions: the read model calls them
  * once per generation and keeps the bytes. Key order of every literal here is the served key order.
  */
-import type {
-  Catalyst,
-  ConciseMarket,
-  Event,
-  EventListItem,
-  Mark,
-  Market,
-  MarketDetail,
-  Notice,
-  Provenance,
-  ResolutionLogEntry,
-  ServedLogEntry,
-  ServedMarket,
+import {
+  type Catalyst,
+  type ConciseMarket,
+  type Event,
+  type EventListItem,
+  type FieldProvenanceEntry,
+  isPastClose,
+  type Mark,
+  type Market,
+  type MarketDetail,
+  type MarketStatus,
+  type Notice,
+  type Provenance,
+  type ResolutionLogEntry,
+  type ServedDisputes,
+  type ServedLogEntry,
+  type ServedMarket,
 } from '../domain/index.ts';
 
 /** The latest mark's price facts for a market, or nulls when it has none. */
@@ -36,6 +40,16 @@ export const NO_PRICE: PriceFacts = {
   last_checked_at: null,
 };
 
+/**
+ * `price_as_of` of a mark: the venue's own time for its quote. A mark must hold a `source_updated_at` (spec
+ * §2.3), so when the venue gave none the pipeline stores the pull time and its provenance says so (`imputed`);
+ * that time is ours, not the venue's, and is served as null (issue 15). `last_checked_at` carries the pull time.
+ */
+export function venueQuoteTime(mark: Mark): string | null {
+  const source = mark.field_provenance.source_updated_at?.source;
+  return source === 'imputed' || source === 'null_by_venue_limitation' ? null : mark.source_updated_at;
+}
+
 /** Price fields from a mark. For binaries the implied probability is the last price (spec §2.3). */
 export function priceFacts(mark: Mark | undefined): PriceFacts {
   if (!mark) return NO_PRICE;
@@ -43,7 +57,7 @@ export function priceFacts(mark: Mark | undefined): PriceFacts {
   return {
     last_price: last,
     implied_probability: mark.implied_probability ?? last,
-    price_as_of: mark.source_updated_at,
+    price_as_of: venueQuoteTime(mark),
     volume_24h_usd: mark.volume_24h_usd,
     volume_total_usd: mark.volume_total_usd,
     last_checked_at: mark.snapshot_at,
@@ -57,10 +71,13 @@ export function provenanceOf(origin: string, ref: string): Provenance {
 /** `also_on` with each twin's price taken from the twin's latest mark (the stored price may be an hour old). */
 function servedAlsoOn(market: Market, priceOf: (marketId: string) => number | null): Market['also_on'] {
   if (!market.also_on || market.also_on.length === 0) return null;
+  // relation and differences (issue 16) pass through; records stored before them carry neither.
   return market.also_on.map((t) => ({
     venue: t.venue,
     market_id: t.market_id,
     price: priceOf(t.market_id) ?? t.price,
+    ...(t.relation ? { relation: t.relation } : {}),
+    ...(t.differences ? { differences: t.differences } : {}),
   }));
 }
 
@@ -70,8 +87,88 @@ function servedRcg(market: Market) {
   return { grade: r.grade, score: r.score, caps: r.caps, applied_factors: r.applied_factors };
 }
 
+/**
+ * A market's status as served at `now`, with its provenance. The stored status was decided at the last run;
+ * a market the venue reported open whose close time has passed since is served `closed`, derived, exactly as
+ * the next run will store it (issue 15: never served open past its close).
+ * @example servedStatus({ ...market, status: 'open', close_at: '2026-01-01T00:00:00Z' }, '2026-02-01T00:00:00.000Z').status // 'closed'
+ */
+export function servedStatus(market: Market, now: string): { status: MarketStatus; provenance: FieldProvenanceEntry } {
+  const stored = market.field_provenance.status ?? { source: 'platform_api' };
+  if (market.status === 'open' && isPastClose(market.close_at, now)) {
+    return {
+      status: 'closed',
+      provenance: {
+        source: 'derived',
+        rule: 'past_close',
+        note: `the venue last reported it open${stored.note ? ` (${stored.note})` : ''} but its close time ${market.close_at} has passed: closed, derived from close_at`,
+      },
+    };
+  }
+  return { status: market.status, provenance: stored };
+}
+
+/** What a market's lifecycle log says of its resolution: proposals and disputes seen, the latest dispute. */
+export interface MarketLogSummary {
+  proposals: number;
+  disputes: number;
+  last_disputed_at: string | null;
+}
+
+/** Per-market resolution summaries of a set of log entries. */
+export function logSummaries(entries: Iterable<ResolutionLogEntry>): Map<string, MarketLogSummary> {
+  const out = new Map<string, MarketLogSummary>();
+  for (const e of entries) {
+    if (e.event_type !== 'resolution_proposed' && e.event_type !== 'disputed') continue;
+    let s = out.get(e.market_id);
+    if (!s) {
+      s = { proposals: 0, disputes: 0, last_disputed_at: null };
+      out.set(e.market_id, s);
+    }
+    if (e.event_type === 'resolution_proposed') s.proposals++;
+    else {
+      s.disputes++;
+      if (s.last_disputed_at === null || e.occurred_at > s.last_disputed_at) s.last_disputed_at = e.occurred_at;
+    }
+  }
+  return out;
+}
+
+function servedDisputes(market: Market, log: MarketLogSummary | undefined): ServedDisputes {
+  const count = log?.disputes ?? 0;
+  return {
+    disputed: count > 0,
+    count,
+    last_at: log?.last_disputed_at ?? null,
+    proposals: log?.proposals ?? 0,
+    state: market.resolution_history?.state ?? null,
+  };
+}
+
+/** Final price of a resolved market: 1 for YES, 0 for NO, else the settlement value; null before (spec §3). */
+export function finalPrice(market: Pick<Market, 'status' | 'resolution_outcome' | 'resolution_value'>): number | null {
+  if (market.status !== 'resolved' && market.status !== 'amended') return null;
+  const outcome = market.resolution_outcome?.toUpperCase();
+  if (outcome === 'YES') return 1;
+  if (outcome === 'NO') return 0;
+  const v = market.resolution_value;
+  return v !== null && v >= 0 && v <= 1 ? v : null;
+}
+
+/** The serve-time context of one market: the build clock and its log summary. */
+export interface MarketServeContext {
+  now: string;
+  log: MarketLogSummary | undefined;
+}
+
 /** The served market (served-shapes §5) as nested in an event detail. */
-export function servedMarket(market: Market, price: PriceFacts, priceOf: (id: string) => number | null): ServedMarket {
+export function servedMarket(
+  market: Market,
+  price: PriceFacts,
+  priceOf: (id: string) => number | null,
+  ctx: MarketServeContext,
+): ServedMarket {
+  const status = servedStatus(market, ctx.now);
   return {
     market_id: market.market_id,
     event_id: market.event_id,
@@ -84,7 +181,11 @@ export function servedMarket(market: Market, price: PriceFacts, priceOf: (id: st
     underlying_reference: market.underlying_reference,
     close_at: market.close_at,
     resolve_at: market.resolve_at,
-    status: market.status,
+    status: status.status,
+    status_provenance: status.provenance,
+    resolution_outcome: market.resolution_outcome,
+    resolved_at: market.resolved_at,
+    final_price: finalPrice(market),
     resolution: {
       rules_raw: market.resolution_rules_raw,
       arbitration_model: market.arbitration_model,
@@ -101,6 +202,7 @@ export function servedMarket(market: Market, price: PriceFacts, priceOf: (id: st
       source_commitment: market.source_commitment,
       source_commitment_subtype: market.source_commitment_subtype,
       source_hedge_text: market.source_hedge_text,
+      disputes: servedDisputes(market, ctx.log),
     },
     rcg: servedRcg(market),
     last_price: price.last_price,
@@ -153,19 +255,30 @@ export function conciseMarket(m: ServedMarket): ConciseMarket {
 }
 
 /**
- * Live (served-shapes §3): the market is open and its first non-null of resolve_at/close_at is today or later
- * (or both are null). `today` is a UTC date `YYYY-MM-DD`.
+ * Live: the market is served open at `now` (spec §3: `status=active` matches events with at least one open
+ * market, `resolved` those with none). A market past its close is never open (servedStatus), so an event's
+ * `resolved` and its markets' statuses cannot contradict each other. served-shapes §3 also asks the first of
+ * resolve_at/close_at to be today or later; close_at is covered by servedStatus, and a resolve_at in the past
+ * with trading still open is a venue's expected payout slipping, not a resolution.
  */
-export function isLiveMarket(market: Market, today: string): boolean {
-  if (market.status !== 'open') return false;
-  const due = market.resolve_at ?? market.close_at;
-  return due === null || due.slice(0, 10) >= today;
+export function isLiveMarket(market: Market, now: string): boolean {
+  return servedStatus(market, now).status === 'open';
 }
 
 /** A served log entry (spec §2.4, served-shapes §4). */
 export function servedLogEntry(entry: ResolutionLogEntry, platform: Market['platform'] | undefined): ServedLogEntry {
   const outcome = entry.to_value;
-  const finalPrice = entry.event_type === 'resolved' ? (outcome === 'YES' ? 1 : outcome === 'NO' ? 0 : null) : null;
+  const fromDiff = entry.diff?.final_price;
+  const finalPrice =
+    entry.event_type !== 'resolved'
+      ? null
+      : outcome === 'YES'
+        ? 1
+        : outcome === 'NO'
+          ? 0
+          : typeof fromDiff === 'number'
+            ? fromDiff
+            : null;
   const deadline = entry.occurred_basis === 'deadline';
   return {
     market_id: entry.market_id,

@@ -5,8 +5,10 @@
  * and the read model in hand. `serviceStatus` is the pure judgement; `StatusService` gathers its inputs.
  *
  * The rules (also in the schema's description):
- * - **degraded** — the store cannot be read, or the last pipeline run failed or lost a venue (its markets keep
- *   their last records until a run reaches it again);
+ * - **degraded** — the store cannot be read, or the last pipeline run failed, was aborted (its process died
+ *   before it published) or fell back somewhere (`partial`: a venue, order books, spot, history, editorial; its
+ *   `degraded` list says which);
+ * - **degraded** too when the rate-limit counters' Redis cannot be reached (per-process counters stand in);
  * - **stale** — the newest published data is older than twice the refresh interval, or this server still
  *   serves an older generation than the store holds (a rebuild is due or under way);
  * - **ok** otherwise. degraded wins over stale.
@@ -38,12 +40,23 @@ export interface StatusInputs {
   origin: string;
   model: Pick<ReadModel, 'generation' | 'builtAt' | 'dataSource' | 'counts' | 'signals' | 'spot'>;
   store: StoreView;
+  /**
+   * The rate-limit counters' own report (the HTTP layer's meter), when they have one: shared counters in Redis
+   * that cannot be reached make the service `degraded` (limits then hold per process only).
+   */
+  rateLimits?: { ok: boolean; detail: string } | null;
+}
+
+/** What a run recorded as fallen back (`summary.degraded`, written by the pipeline since issue 15). */
+function degradedOf(run: PipelineRun): string[] {
+  const list = run.summary.degraded;
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
 }
 
 function runStatus(run: PipelineRun | null): RunStatus | null {
   if (!run) return null;
   const { run_id, source, status, started_at, finished_at, generation } = run;
-  return { run_id, source, status, started_at, finished_at, generation };
+  return { run_id, source, status, degraded: degradedOf(run), started_at, finished_at, generation };
 }
 
 function minutesBetween(from: string, to: Date): number {
@@ -58,8 +71,19 @@ function pipelineCheck(last: PipelineRun | null): Check {
       return { name: 'pipeline', ok: true, detail: `${what} running since ${last.started_at}` };
     case 'ok':
       return { name: 'pipeline', ok: true, detail: `${what} finished ok at ${last.finished_at}` };
-    case 'partial':
-      return { name: 'pipeline', ok: false, detail: `${what} finished at ${last.finished_at} without every venue` };
+    case 'partial': {
+      const degraded = degradedOf(last);
+      const parts = degraded.length > 0 ? degraded.join(', ') : 'a venue';
+      return { name: 'pipeline', ok: false, detail: `${what} finished at ${last.finished_at}; fell back: ${parts}` };
+    }
+    case 'aborted': {
+      const why = typeof last.summary.error === 'string' ? `: ${last.summary.error}` : '';
+      return {
+        name: 'pipeline',
+        ok: false,
+        detail: `${what} aborted (found at ${last.finished_at}; nothing of it was published)${why}`,
+      };
+    }
     default: {
       const error = typeof last.summary.error === 'string' ? `: ${last.summary.error}` : '';
       return { name: 'pipeline', ok: false, detail: `${what} failed at ${last.finished_at}${error}` };
@@ -117,14 +141,19 @@ export function serviceStatus(inputs: StatusInputs): ServiceStatus {
         : `serving generation ${model.generation}, built ${model.builtAt}`,
     });
     const pipeline = pipelineCheck(store.last);
-    // A run in progress says nothing of the last outcome: judge the venues by the last finished run we know.
-    const finished = store.last?.status === 'running' ? store.lastPublished : store.last;
+    // A run in progress or aborted says nothing of the venues: judge them by the last published run.
+    const finished =
+      store.last?.status === 'running' || store.last?.status === 'aborted' ? store.lastPublished : store.last;
     const venues = venueChecks(finished);
     degraded ||= !pipeline.ok || venues.some((c) => !c.ok);
     checks.push(pipeline, ...venues);
     const freshness = freshnessCheck(inputs, store.lastPublished);
     stale ||= !freshness.ok;
     checks.push(freshness);
+  }
+  if (inputs.rateLimits) {
+    degraded ||= !inputs.rateLimits.ok;
+    checks.push({ name: 'rate_limits', ...inputs.rateLimits });
   }
   const signals = model.signals;
   const spotRows = (model.spot.value() as { spot: Array<{ as_of: string }> }).spot;
@@ -204,6 +233,8 @@ export class StatusService {
       origin: string;
       serviceName?: string;
       onStoreError?: (err: unknown) => void;
+      /** The rate-limit counters' health (see `StatusInputs.rateLimits`). */
+      rateLimits?: () => { ok: boolean; detail: string } | null;
     },
   ) {}
 
@@ -216,6 +247,7 @@ export class StatusService {
       origin: this.opts.origin,
       model,
       store: await readStoreView(this.store, this.opts.onStoreError),
+      rateLimits: this.opts.rateLimits?.() ?? null,
     });
   }
 }

@@ -11,7 +11,7 @@ export const errorExamples: Record<number, unknown> = {
   401: {
     error: 'Invalid API key',
     code: 'invalid_api_key',
-    hint: 'Omit the key for anonymous access (1,000 requests/day), or get one with POST /v1/keys {"email": …}.',
+    hint: 'Omit the key for anonymous access (1,000 requests/day per IP), or get one with POST /v1/keys {"email": …} for 10,000/day.',
     request_id: '1a2b3c4d-2',
   },
   404: {
@@ -21,6 +21,12 @@ export const errorExamples: Record<number, unknown> = {
     request_id: '1a2b3c4d-3',
   },
   405: { error: 'Method not allowed', code: 'method_not_allowed', request_id: '1a2b3c4d-4' },
+  409: {
+    error: 'A key was already issued to this email address',
+    code: 'key_already_issued',
+    hint: 'Keys are stored only as hashes, so it cannot be shown again: keep using it (Authorization: Bearer <key>). Anonymous access needs no key (1,000 requests/day per IP).',
+    request_id: '1a2b3c4d-9',
+  },
   413: { error: 'Request body is over 4096 bytes', code: 'payload_too_large', request_id: '1a2b3c4d-5' },
   415: {
     error: 'Send the body as application/json',

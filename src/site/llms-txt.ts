@@ -27,7 +27,7 @@ ${simulated}
 ## What this is
 
 - Events link markets into one tradable question; every event is single-venue (venue_a or venue_b).
-- The same question on both venues shares a question_id (SVCX-…); each market's also_on lists its twins with prices.
+- The same question on both venues shares a question_id (SVCX-…); each market's also_on lists its twins with prices and a relation (same, complement, or related: a near-equivalent question with another question_id, whose typed differences are listed).
 - Every market carries a Resolution Clarity Grade with its factors and the resolution source with provenance.
 - Coverage now: ${input.counts.published_events} published events, ${input.counts.markets} markets. Prices refresh hourly (price_as_of on each market).
 

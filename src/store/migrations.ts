@@ -4,6 +4,7 @@
  * One definition serves both engines; the few differences (auto-increment keys, trigger syntax) are
  * switched on `engine`.
  */
+import { randomUUID } from 'node:crypto';
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 import type { StoreEngine } from './types.ts';
 
@@ -34,6 +35,40 @@ const appendOnlyTriggersPostgres = [
       FOR EACH ROW EXECUTE FUNCTION resolution_log_append_only()`,
   sql`CREATE TRIGGER resolution_log_no_truncate BEFORE TRUNCATE ON resolution_log
       FOR EACH STATEMENT EXECUTE FUNCTION resolution_log_append_only()`,
+];
+
+/**
+ * `store_meta` is write-once: rows may be added, never changed or removed (a store's identity must not move).
+ * On SQLite the log also refuses an insert onto an existing `log_id`. That catches REPLACE and INSERT OR
+ * REPLACE before they delete the old row. In a BEFORE INSERT trigger an auto-assigned key reads as -1, so
+ * the second trigger keeps every stored log_id positive: an auto-assigned insert can then never match.
+ */
+const identityAndLogGuardsSqlite = [
+  sql`CREATE TRIGGER store_meta_no_update BEFORE UPDATE ON store_meta
+      BEGIN SELECT RAISE(ABORT, 'store_meta is write-once: UPDATE rejected'); END`,
+  sql`CREATE TRIGGER store_meta_no_delete BEFORE DELETE ON store_meta
+      BEGIN SELECT RAISE(ABORT, 'store_meta is write-once: DELETE rejected'); END`,
+  sql`CREATE TRIGGER store_meta_no_replace BEFORE INSERT ON store_meta
+      WHEN EXISTS (SELECT 1 FROM store_meta WHERE key = NEW.key)
+      BEGIN SELECT RAISE(ABORT, 'store_meta is write-once: INSERT over an existing key rejected'); END`,
+  sql`CREATE TRIGGER resolution_log_no_replace BEFORE INSERT ON resolution_log
+      WHEN EXISTS (SELECT 1 FROM resolution_log WHERE log_id = NEW.log_id)
+      BEGIN SELECT RAISE(ABORT, 'resolution_log is append-only: INSERT over an existing entry rejected'); END`,
+  sql`CREATE TRIGGER resolution_log_positive_id AFTER INSERT ON resolution_log
+      WHEN NEW.log_id < 1
+      BEGIN SELECT RAISE(ABORT, 'resolution_log is append-only: log_id must be positive'); END`,
+];
+
+const storeMetaGuardsPostgres = [
+  sql`CREATE FUNCTION store_meta_write_once() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'store_meta is write-once: % rejected', TG_OP USING ERRCODE = 'restrict_violation';
+      END
+      $$`,
+  sql`CREATE TRIGGER store_meta_no_update_delete BEFORE UPDATE OR DELETE ON store_meta
+      FOR EACH ROW EXECUTE FUNCTION store_meta_write_once()`,
+  sql`CREATE TRIGGER store_meta_no_truncate BEFORE TRUNCATE ON store_meta
+      FOR EACH STATEMENT EXECUTE FUNCTION store_meta_write_once()`,
 ];
 
 /**
@@ -190,6 +225,64 @@ export const MIGRATIONS: readonly Migration[] = [
     async up(db) {
       await db.schema.createIndex('marks_date_market').on('marks').columns(['snapshot_date', 'market_id']).execute();
       await db.schema.dropIndex('marks_date').execute();
+    },
+  },
+  {
+    // Issue 15. (1) The store's identity: a random id written once, when the store is created (or, for a
+    // store created before this version, when it first migrates to it), and never rewritten. A read-model
+    // pack records it, so a pack is never served for another store that happens to share its folder, its
+    // generation and its day. (2) SQLite's REPLACE / INSERT OR REPLACE delete the conflicting row without
+    // firing DELETE triggers (unless recursive_triggers is on for that connection), so they could rewrite a
+    // log entry past the 0001 triggers; a BEFORE INSERT guard refuses any insert onto an existing log_id,
+    // whatever the pragmas. PostgreSQL needs no change there: it has no REPLACE, its upsert fires the
+    // UPDATE trigger and TRUNCATE has its own (test/store/append-only.test.ts pins every form).
+    version: '0003_store_identity_log_guards',
+    async up(db, engine) {
+      await db.schema
+        .createTable('store_meta')
+        .addColumn('key', 'text', (c) => c.primaryKey().notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO store_meta (key, value) VALUES ('store_id', ${randomUUID()})`.execute(db);
+      const guards = engine === 'sqlite' ? identityAndLogGuardsSqlite : storeMetaGuardsPostgres;
+      for (const statement of guards) await statement.execute(db);
+    },
+  },
+  {
+    // Issue 15: only published data is visible. A run's history marks (up to 14 days × every market) are
+    // too many to hold in memory until the publish, so the backfill stages them in `staged_marks`, keyed by
+    // the run, and the publish transaction moves them into `marks` (no served query reads this table). A
+    // run's `owner` (host, pid, process start) lets the next start tell a run left `running` by a dead process
+    // from one still going, and mark it `aborted`.
+    version: '0004_published_only',
+    async up(db, engine) {
+      await db.schema
+        .createTable('staged_marks')
+        .addColumn('run_id', engine === 'sqlite' ? 'integer' : 'bigint', (c) => c.notNull())
+        .addColumn('market_id', 'text', (c) => c.notNull())
+        .addColumn('snapshot_date', 'text', (c) => c.notNull())
+        .addColumn('record', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('staged_marks_pk', ['run_id', 'market_id', 'snapshot_date'])
+        .execute();
+      await db.schema.alterTable('pipeline_runs').addColumn('owner', 'text').execute();
+    },
+  },
+  {
+    // Issue 15: one key per email. A claim table keyed by the normalized address (trimmed, lower case) makes a
+    // second key for an address impossible, atomically across replicas. A unique index on api_keys.email could
+    // not be built on a store that already holds two keys for one address; the claim table takes the first of
+    // them (both keep working) and refuses any further one.
+    version: '0005_api_keys_email',
+    async up(db) {
+      await db.schema
+        .createTable('api_key_emails')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('key_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await sql`INSERT INTO api_key_emails (email, key_hash, created_at)
+        SELECT lower(trim(email)), min(key_hash), min(created_at)
+        FROM api_keys GROUP BY lower(trim(email))`.execute(db);
     },
   },
 ];

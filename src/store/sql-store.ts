@@ -19,11 +19,29 @@ import type {
 import { MIGRATIONS } from './migrations.ts';
 import { chunksFor, type SqlContext, SqlTx } from './sql-tx.ts';
 import type { StoreDatabase } from './tables.ts';
-import type { ApiKeyRecord, IdKind, MarkQuery, PipelineRun, Store, StoreEngine, StoreTx } from './types.ts';
+import type {
+  ApiKeyRecord,
+  IdKind,
+  MarkQuery,
+  PipelineRun,
+  RunFinish,
+  RunHandle,
+  RunningRun,
+  RunOwner,
+  Store,
+  StoreEngine,
+  StoreTx,
+} from './types.ts';
 
 /** PostgreSQL advisory lock keys (arbitrary, fixed): migrations and generation bumps are serialized. */
 const LOCK_MIGRATE = 7_346_201;
 const LOCK_GENERATION = 7_346_202;
+
+/**
+ * The advisory lock of one run (two-key form: this schema's run namespace, the run id). Locks are per
+ * database, so the schema is part of the key: stores in two schemas of one database never share a run lock.
+ */
+const runLock = (runId: number) => sql`hashtext(concat('pmref-run:', current_schema())), ${runId}::int4`;
 
 function parse<T>(text: string): T {
   return JSON.parse(text) as T;
@@ -104,6 +122,16 @@ export class SqlStore implements Store {
       }
       return applied;
     });
+  }
+
+  async identity(): Promise<string> {
+    const row = await this.root
+      .selectFrom('store_meta')
+      .select('value')
+      .where('key', '=', 'store_id')
+      .executeTakeFirst();
+    if (!row) throw new Error('store has no identity: run migrate() first');
+    return row.value;
   }
 
   async close(): Promise<void> {
@@ -293,6 +321,27 @@ export class SqlStore implements Store {
       .execute();
   }
 
+  async issueApiKey(record: ApiKeyRecord): Promise<'issued' | 'email_taken'> {
+    return this.root.transaction().execute(async (trx) => {
+      const claim = await trx
+        .insertInto('api_key_emails')
+        .values({ email: record.email, key_hash: record.key_hash, created_at: record.created_at })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .executeTakeFirst();
+      if (Number(claim.numInsertedOrUpdatedRows ?? 0) === 0) return 'email_taken';
+      await trx
+        .insertInto('api_keys')
+        .values({
+          key_hash: record.key_hash,
+          email: record.email,
+          daily_limit: record.daily_limit,
+          created_at: record.created_at,
+        })
+        .execute();
+      return 'issued';
+    });
+  }
+
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
     const row = await this.root
       .selectFrom('api_keys')
@@ -311,6 +360,147 @@ export class SqlStore implements Store {
     return Number(row.run_id);
   }
 
+  async beginRun(source: string, startedAt: string, owner: RunOwner): Promise<RunHandle> {
+    const values = {
+      started_at: startedAt,
+      finished_at: null,
+      source,
+      status: 'running',
+      generation: 0,
+      summary: '{}',
+      owner: JSON.stringify(owner),
+    };
+    if (this.engine !== 'postgres') {
+      const row = await this.root
+        .insertInto('pipeline_runs')
+        .values(values)
+        .returning('run_id')
+        .executeTakeFirstOrThrow();
+      return { run_id: Number(row.run_id), release: async () => {} };
+    }
+    // One pooled connection is held for the run: the row and the session lock commit together, so no other
+    // session ever sees the run `running` and unlocked; the lock goes when the connection does (a dead process).
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return new Promise<RunHandle>((resolve, reject) => {
+      const held = this.root.connection().execute(async (conn) => {
+        await sql`BEGIN`.execute(conn);
+        let runId: number;
+        try {
+          const row = await conn
+            .insertInto('pipeline_runs')
+            .values(values)
+            .returning('run_id')
+            .executeTakeFirstOrThrow();
+          runId = Number(row.run_id);
+          await sql`SELECT pg_advisory_lock(${runLock(runId)})`.execute(conn);
+          await sql`COMMIT`.execute(conn);
+        } catch (err) {
+          await sql`ROLLBACK`.execute(conn).catch(() => undefined);
+          throw err;
+        }
+        resolve({
+          run_id: runId,
+          release: async () => {
+            release();
+            await held.catch(() => undefined);
+          },
+        });
+        await released;
+        await sql`SELECT pg_advisory_unlock(${runLock(runId)})`.execute(conn);
+      });
+      held.catch(reject);
+    });
+  }
+
+  async runningRuns(): Promise<RunningRun[]> {
+    const rows = await this.root
+      .selectFrom('pipeline_runs')
+      .selectAll()
+      .where('status', '=', 'running')
+      .orderBy('run_id')
+      .execute();
+    return rows.map((row) => ({
+      run_id: Number(row.run_id),
+      started_at: row.started_at,
+      finished_at: row.finished_at,
+      source: row.source,
+      status: row.status as PipelineRun['status'],
+      generation: Number(row.generation),
+      summary: parse<PipelineRun['summary']>(row.summary),
+      owner: row.owner === null ? null : parse<RunOwner>(row.owner),
+    }));
+  }
+
+  async abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean> {
+    return this.root.transaction().execute(async (trx) => {
+      if (this.engine === 'postgres') {
+        const { rows } = await sql<{
+          free: boolean;
+        }>`SELECT pg_try_advisory_xact_lock(${runLock(runId)}) AS free`.execute(trx);
+        if (rows[0]?.free !== true) return false;
+      }
+      const result = await trx
+        .updateTable('pipeline_runs')
+        .set({ status: 'aborted', summary: JSON.stringify(summary), finished_at: finishedAt })
+        .where('run_id', '=', runId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
+      return Number(result.numUpdatedRows) === 1;
+    });
+  }
+
+  stageMarks(runId: number, marks: readonly NewMark[]): Promise<void> {
+    return this.transaction((tx) => tx.stageMarks(runId, marks));
+  }
+
+  publishStagedMarks(runId: number): Promise<number> {
+    return this.transaction((tx) => tx.publishStagedMarks(runId));
+  }
+
+  async listStagedMarks(runId: number, query: { since?: string } = {}): Promise<NewMark[]> {
+    let base = this.root
+      .selectFrom('staged_marks')
+      .select('record')
+      .where('run_id', '=', runId)
+      .orderBy('snapshot_date')
+      .orderBy('market_id');
+    if (query.since !== undefined) base = base.where('snapshot_date', '>=', query.since);
+    return (await base.execute()).map((r) => parse<NewMark>(r.record));
+  }
+
+  async publishRun<T>(
+    runId: number,
+    write: (tx: StoreTx) => Promise<T>,
+    finish: (written: T) => RunFinish,
+    beforeCommit?: () => Promise<void> | void,
+  ): Promise<{ generation: number; written: T }> {
+    return this.root.transaction().execute((trx) =>
+      this.inTransaction.run(true, async () => {
+        // Taken first: publishes never interleave their writes (and so never deadlock on each other's rows).
+        if (this.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LOCK_GENERATION})`.execute(trx);
+        const written = await write(new SqlTx(trx, this.ctx));
+        const { status, summary, finishedAt } = finish(written);
+        const generation = (await this.publishedGeneration(trx)) + 1;
+        const result = await trx
+          .updateTable('pipeline_runs')
+          .set({ status, summary: JSON.stringify(summary), finished_at: finishedAt, generation })
+          .where('run_id', '=', runId)
+          .where('status', '=', 'running')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) {
+          throw new Error(`publishRun: run ${runId} is no longer running (aborted?): nothing of it is published`);
+        }
+        await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
+        await beforeCommit?.();
+        return { generation, written };
+      }),
+    );
+  }
+
   async finishRun(
     runId: number,
     status: PipelineRun['status'],
@@ -320,6 +510,7 @@ export class SqlStore implements Store {
   ): Promise<number> {
     return this.root.transaction().execute(async (trx) => {
       if (this.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LOCK_GENERATION})`.execute(trx);
+      await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
       const current = await this.publishedGeneration(trx);
       // An unpublished finish leaves the run's generation column alone, so the counter never goes back.
       const result = await trx

@@ -144,6 +144,48 @@ export class SqlTx implements StoreTx {
     }
   }
 
+  async stageMarks(runId: number, marks: readonly NewMark[]): Promise<void> {
+    const rows = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`).map((mark) => {
+      const { mark_id: _ignored, ...rest } = mark as NewMark & { mark_id?: number };
+      return {
+        run_id: runId,
+        market_id: rest.market_id,
+        snapshot_date: rest.snapshot_date,
+        record: JSON.stringify(rest),
+      };
+    });
+    for (const chunk of chunksFor(this.ctx.engine, rows, 4)) {
+      await this.db
+        .insertInto('staged_marks')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc
+            .columns(['run_id', 'market_id', 'snapshot_date'])
+            .doUpdateSet((eb) => ({ record: eb.ref('excluded.record') })),
+        )
+        .execute();
+    }
+  }
+
+  /** One INSERT … SELECT: the marks never pass through this process, however many a backfill staged. */
+  async publishStagedMarks(runId: number): Promise<number> {
+    const result = await this.db
+      .insertInto('marks')
+      .columns(['market_id', 'snapshot_date', 'record'])
+      .expression((eb) =>
+        eb
+          .selectFrom('staged_marks')
+          .select(['market_id', 'snapshot_date', 'record'])
+          .where('run_id', '=', runId)
+          .orderBy('snapshot_date')
+          .orderBy('market_id'),
+      )
+      .onConflict((oc) => oc.columns(['market_id', 'snapshot_date']).doNothing())
+      .executeTakeFirst();
+    await this.db.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+
   async replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void> {
     await this.db.deleteFrom('catalysts').execute();
     const rows = catalysts.map((c) => ({ date: c.date, type: c.type, record: JSON.stringify(c) }));

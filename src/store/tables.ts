@@ -76,6 +76,16 @@ export interface ApiKeysTable {
   created_at: string;
 }
 
+/**
+ * Which email holds a key (migration 0005): one row per normalized address, so a second key for the same address
+ * is refused by the primary key, atomically, on every replica.
+ */
+export interface ApiKeyEmailsTable {
+  email: string;
+  key_hash: string;
+  created_at: string;
+}
+
 export interface IdRegistryTable {
   kind: string;
   native_key: string;
@@ -94,10 +104,28 @@ export interface PipelineRunsTable {
   /** The generation this run published; 0 when it published none. */
   generation: number;
   summary: string;
+  /** JSON RunOwner (migration 0004): which process runs it; null for runs recorded before. */
+  owner: string | null;
+}
+
+/** History marks of a run not yet published (migration 0004); the publish moves them into `marks`. */
+export interface StagedMarksTable {
+  run_id: number;
+  market_id: string;
+  snapshot_date: string;
+  /** The mark without `mark_id`, as `marks.record`. */
+  record: string;
+}
+
+/** Write-once facts about the store itself (migration 0003): `store_id` is its identity. */
+export interface StoreMetaTable {
+  key: string;
+  value: string;
 }
 
 export interface StoreDatabase {
   schema_migrations: SchemaMigrationsTable;
+  store_meta: StoreMetaTable;
   events: EventsTable;
   markets: MarketsTable;
   marks: MarksTable;
@@ -106,6 +134,8 @@ export interface StoreDatabase {
   signals: SignalsTable;
   spot_prices: SpotPricesTable;
   api_keys: ApiKeysTable;
+  api_key_emails: ApiKeyEmailsTable;
   id_registry: IdRegistryTable;
   pipeline_runs: PipelineRunsTable;
+  staged_marks: StagedMarksTable;
 }

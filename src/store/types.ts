@@ -32,10 +32,40 @@ export interface PipelineRun {
   started_at: string;
   finished_at: string | null;
   source: string;
-  status: 'running' | 'ok' | 'partial' | 'failed';
+  /**
+   * `aborted`: the process running it ended before it published (found `running` by a later start, see
+   * abortRun); nothing of it was ever visible.
+   */
+  status: 'running' | 'ok' | 'partial' | 'failed' | 'aborted';
   /** The generation this run published; 0 while running and for runs that published none. */
   generation: number;
   summary: Record<string, unknown> & { venues?: Partial<Record<Venue, VenueRunSummary>> };
+}
+
+/** Which process runs a pipeline run: recorded at its start, read by a later start to judge whether it died. */
+export interface RunOwner {
+  host: string;
+  pid: number;
+  /** When that process started (ISO): with `pid` it tells a reused pid from the original process. */
+  process_started_at: string;
+}
+
+/** A run still recorded `running`, with the process that started it (null for runs recorded before 0004). */
+export interface RunningRun extends PipelineRun {
+  owner: RunOwner | null;
+}
+
+/** A started run, held by this process until `release()` (PostgreSQL: a session advisory lock on the run). */
+export interface RunHandle {
+  run_id: number;
+  release(): Promise<void>;
+}
+
+/** How the publish transaction closes a run (see Store.publishRun). */
+export interface RunFinish {
+  status: PipelineRun['status'];
+  summary: PipelineRun['summary'];
+  finishedAt: string;
 }
 
 export interface ApiKeyRecord {
@@ -62,6 +92,13 @@ export interface StoreTx {
   /** Upsert on (market_id, snapshot_date). */
   upsertMarks(marks: readonly NewMark[]): Promise<void>;
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void>;
+  /** Stages history marks of run `runId` (upsert on market and date); nothing reads them but the run itself. */
+  stageMarks(runId: number, marks: readonly NewMark[]): Promise<void>;
+  /**
+   * Moves run `runId`'s staged history marks into `marks`, never replacing a mark already stored for that market
+   * and date (a real snapshot beats history), and deletes them from the stage. Returns the marks moved.
+   */
+  publishStagedMarks(runId: number): Promise<number>;
   /** Insert bulletins whose slug is new; existing slugs are left as they are (bulletins are immutable). */
   insertSignals(signals: readonly SignalBulletin[]): Promise<number>;
   /** Upsert on (coin, as_of). */
@@ -94,6 +131,12 @@ export interface Store extends StoreTx {
   readonly engine: StoreEngine;
   /** Forward-only, versioned migrations. Returns the versions applied by this call. */
   migrate(): Promise<string[]>;
+  /**
+   * The store's identity: a random id written once when the store was created (migration 0003) and never
+   * rewritten, so anything derived from a store (a read-model pack) can tell which store it came from.
+   * Two stores never share one, even in the same folder or at the same generation. Throws before migrate().
+   */
+  identity(): Promise<string>;
   close(): Promise<void>;
 
   /**
@@ -129,11 +172,47 @@ export interface Store extends StoreTx {
 
   insertApiKey(record: ApiKeyRecord): Promise<void>;
   findApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
+  /**
+   * Issues a key only if no key was issued to `record.email` before (one key per address; the caller passes the
+   * address normalized, see `normalizeEmail` in the HTTP layer). Atomic across replicas: of two concurrent calls
+   * for one address, one gets `issued`, the other `email_taken`, and nothing of the second is stored.
+   */
+  issueApiKey(record: ApiKeyRecord): Promise<'issued' | 'email_taken'>;
 
   startRun(source: string, startedAt: string): Promise<number>;
   /**
-   * Finishes a run; when `publish` is true the generation counter is bumped, recorded on the run and
-   * returned. When false the run keeps generation 0 and the current published generation is returned.
+   * Starts a run owned by this process (recorded `running` with `owner`). On PostgreSQL the run is locked by a
+   * session advisory lock from before its row is visible until `release()` (or until the process dies, which
+   * frees it), so abortRun can tell a live run on another host from a dead one. SQLite: no lock.
+   */
+  beginRun(source: string, startedAt: string, owner: RunOwner): Promise<RunHandle>;
+  /** Runs recorded `running`, oldest first. */
+  runningRuns(): Promise<RunningRun[]>;
+  /**
+   * Marks a `running` run `aborted` with `summary` (why) and deletes its staged marks, in one transaction.
+   * PostgreSQL: refuses (returns false) while any session holds the run's lock, i.e. while its process lives.
+   * Returns whether the run was aborted (false also when it was no longer running).
+   */
+  abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean>;
+  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since` as in listMarks. */
+  listStagedMarks(runId: number, query?: { since?: string }): Promise<NewMark[]>;
+  /**
+   * The publish: runs `write` and closes run `runId` as `finish()` says, bumping the generation, in ONE
+   * transaction, so readers see all of the run or none of it. Publishes are serialized (PostgreSQL: an
+   * advisory lock taken first). Throws, rolling everything back, when the run is no longer `running` (a later
+   * start aborted it). `beforeCommit` runs last inside the transaction (the kill-at-stage test's seam).
+   * Returns the new generation and what `write` returned.
+   */
+  publishRun<T>(
+    runId: number,
+    write: (tx: StoreTx) => Promise<T>,
+    finish: (written: T) => RunFinish,
+    beforeCommit?: () => Promise<void> | void,
+  ): Promise<{ generation: number; written: T }>;
+  /**
+   * Finishes a run (and drops any marks it staged); when `publish` is true the generation counter is bumped,
+   * recorded on the run and returned. When false the run keeps generation 0 and the current published
+   * generation is returned.
    */
   finishRun(
     runId: number,

@@ -36,3 +36,4 @@ export type {
 export { pullVenueA, VENUE_A_DEFAULT_BASE_URL } from './venue-a/client.ts';
 export { venueAPrice, venueAStatus } from './venue-a/normalize.ts';
 export { pullVenueB, VENUE_B_DEFAULT_BASE_URL, VENUE_B_DEFAULT_CLOB_URL } from './venue-b/client.ts';
+export { venueBResolutionHistory } from './venue-b/normalize.ts';

@@ -7,8 +7,11 @@ import {
   type Event,
   EventSchema,
   type FieldProvenance,
+  isPastClose,
   type Market,
   MarketSchema,
+  type MarketStatus,
+  type ResolutionHistory,
   type Venue,
 } from '../domain/index.ts';
 import { bump, round6 } from './parse.ts';
@@ -99,7 +102,7 @@ export type VenueMarketFields = Pick<
   | 'resolution_value'
   | 'resolved_at'
   | 'field_provenance'
->;
+> & { resolution_history: ResolutionHistory | null };
 
 export function baseMarket(f: VenueMarketFields, now: string): Market {
   // One literal in schema order (no spread): this runs once per market, 40k times a run.
@@ -155,7 +158,34 @@ export function baseMarket(f: VenueMarketFields, now: string): Market {
     claim_key: null,
     source_hedge_text: null,
     eligibility_screens: null,
+    resolution_history: f.resolution_history,
   };
+}
+
+/**
+ * The status a freshly pulled market is stored with, and its provenance. The venue's own status, except that a
+ * market the venue still reports open once its close time has passed at the run clock is `closed`, derived
+ * (issue 15: a market past its close is never served open). The note names the venue's words and the close
+ * time, never the clock, so a rerun on the same data stores the same record.
+ * @example lifecycleStatus('open', '2026-03-01T00:00:00.000Z', '2026-09-01T12:00:00.000Z', 'status "active"').status // 'closed'
+ */
+export function lifecycleStatus(
+  venueStatus: MarketStatus,
+  closeAt: string | null,
+  now: string,
+  venueSaid: string,
+): { status: MarketStatus; provenance: FieldProvenance[string] } {
+  if (venueStatus === 'open' && isPastClose(closeAt, now)) {
+    return {
+      status: 'closed',
+      provenance: {
+        source: 'derived',
+        rule: 'past_close',
+        note: `the venue reports it open (${venueSaid}) but its close time ${closeAt} has passed: closed, derived from close_at and the run clock`,
+      },
+    };
+  }
+  return { status: venueStatus, provenance: { source: 'platform_api', note: venueSaid } };
 }
 
 /** Validates a built market against the domain schema; returns a rejection reason or null. */

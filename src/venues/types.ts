@@ -61,6 +61,11 @@ export interface RawVenuePull {
    * from absences).
    */
   error: string | null;
+  /**
+   * Parts of a pull that completed but fell back, by part (`order_books`, `series`), each with what happened
+   * in words: the run records them as `<venue>.<part>` in its `degraded` list (issue 15). Absent: none.
+   */
+  degraded?: Record<string, string>;
   /** HTTP requests made, retries taken and book calls made: for the run summary. */
   requests?: number;
   retries?: number;

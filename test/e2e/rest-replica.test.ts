@@ -1,10 +1,10 @@
-// A serving replica picks up a new store generation announced on the Redis channel pmref:generation and swaps its read model without a restart.
+// A serving replica picks up a new store generation announced on the Redis channel <PMREF_REDIS_PREFIX>:generation and swaps its read model without a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { GENERATION_CHANNEL, runServer } from '../../src/commands/serve.ts';
+import { generationChannel, runServer } from '../../src/commands/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openStore } from '../../src/store/index.ts';
 import { fed, seedStore } from '../serve/seed.ts';
@@ -35,7 +35,8 @@ describe.skipIf(!REDIS_URL)('generation announcements over Redis', () => {
       const run = await writer.startRun('simulated', new Date().toISOString());
       await writer.upsertEvents([{ ...fed, question: 'Renamed by the worker?' }]);
       const generation = await writer.finishRun(run, 'ok', {}, new Date().toISOString(), true);
-      await redis.publish(GENERATION_CHANNEL, String(generation));
+      // The replica is the one subscriber of its prefixed channel (the worker publishes there too).
+      expect(await redis.publish(generationChannel(prefix), String(generation))).toBe(1);
       await vi.waitFor(() => expect(server.holder.current().generation).toBe(2), { timeout: 4000, interval: 50 });
       const got = await call(server.url, `/v1/events/${fed.slug}`);
       expect(got.body).toMatchObject({ question: 'Renamed by the worker?' });

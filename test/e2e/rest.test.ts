@@ -117,6 +117,7 @@ describe('GET /v1/status', () => {
       run_id: 1,
       source: 'simulated',
       status: 'ok',
+      degraded: [],
       started_at: '2026-11-21T12:00:00.000Z',
       finished_at: expect.any(String),
       generation: 1,
@@ -239,8 +240,8 @@ describe('GET /v1/marks', () => {
     const sinceHint = 'Pass since as an ISO date or date-time, e.g. since=2026-11-20 or since=2026-11-20T12:00:00Z.';
     for (const [path, error, hint] of [
       ['/v1/marks', 'since is required', sinceHint],
-      ['/v1/marks?since=yesterday', 'since "yesterday" is not an ISO date or date-time', sinceHint],
-      ['/v1/marks?since=2026-13-45', 'since "2026-13-45" is not an ISO date or date-time', sinceHint],
+      ['/v1/marks?since=yesterday', 'since is not an ISO date or date-time', sinceHint],
+      ['/v1/marks?since=2026-13-45', 'since is not an ISO date or date-time', sinceHint],
       [
         '/v1/marks?since=2026-11-20&cursor=bm9wZQ',
         'cursor is not one this feed issued',
@@ -405,6 +406,10 @@ describe('GET /v1/events/{slug}', () => {
           close_at: '2026-11-01T00:00:00.000Z',
           resolve_at: '2026-11-01T00:00:00.000Z',
           status: 'resolved',
+          status_provenance: { source: 'platform_api' },
+          resolution_outcome: 'YES',
+          resolved_at: null,
+          final_price: 1,
           resolution: {
             rules_raw: null,
             arbitration_model: null,
@@ -420,6 +425,7 @@ describe('GET /v1/events/{slug}', () => {
             source_commitment: null,
             source_commitment_subtype: null,
             source_hedge_text: null,
+            disputes: { disputed: false, count: 0, last_at: null, proposals: 0, state: null },
           },
           rcg: { grade: 'C', score: 40, caps: ['adversarial_ground_truth'], applied_factors: 6 },
           last_price: 1,
@@ -536,6 +542,10 @@ describe('GET /v1/markets/{id}', () => {
     close_at: '2027-06-30T00:00:00.000Z',
     resolve_at: '2027-06-30T00:00:00.000Z',
     status: 'open',
+    status_provenance: { source: 'platform_api' },
+    resolution_outcome: null,
+    resolved_at: null,
+    final_price: null,
     resolution: {
       rules_raw: null,
       arbitration_model: null,
@@ -551,6 +561,7 @@ describe('GET /v1/markets/{id}', () => {
       source_commitment: null,
       source_commitment_subtype: null,
       source_hedge_text: null,
+      disputes: { disputed: false, count: 0, last_at: null, proposals: 0, state: null },
     },
     rcg: {
       grade: 'A',
@@ -813,7 +824,7 @@ describe('POST /v1/keys and keyed requests', () => {
     expect(bad.body).toEqual({
       error: 'Invalid API key',
       code: 'invalid_api_key',
-      hint: 'Omit the key for anonymous access (1,000 requests/day), or get one with POST /v1/keys {"email": …}.',
+      hint: 'Omit the key for anonymous access (1,000 requests/day per IP), or get one with POST /v1/keys {"email": …} for 10,000/day.',
       request_id: anyId,
     });
     const stored = await s.store.findApiKey((await import('../../src/http/index.ts')).hashKey(key));
@@ -904,7 +915,13 @@ describe('HTTP manners', () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const got = await call(s.base, '/v1/events', { method });
       expect(got.status, method).toBe(405);
-      expect(got.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed', request_id: anyId });
+      expect(got.body).toEqual({
+        error: 'Method not allowed',
+        code: 'method_not_allowed',
+        hint: 'This path answers GET, HEAD, OPTIONS.',
+        request_id: anyId,
+      });
+      expect(got.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     }
   });
 

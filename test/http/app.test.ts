@@ -1,4 +1,4 @@
-// HTTP manners that need an injected clock or a failing dependency: 5xx bodies leak nothing, counters reset at 00:00 UTC, X-Forwarded-For is trusted only when configured, key creation is limited per IP.
+// HTTP manners that need an injected clock, a failing dependency or a bare app: 5xx bodies leak nothing, requests no route takes are 405 with Allow or 404 before any body is read, URL and body limits answer 414 and 413 naming the real limit, counters reset at 00:00 UTC, X-Forwarded-For is trusted only when configured, key creation is limited per IP.
 import { describe, expect, it } from 'vitest';
 import {
   buildApp,
@@ -63,6 +63,99 @@ describe('errors', () => {
   });
 });
 
+describe('requests no route takes, and limits checked before routing', () => {
+  it('answers a known path with a wrong method 405 with Allow before reading the body, and unknown paths 404', async () => {
+    const store = await seedStore();
+    const app = await appWith({ store });
+    const emptyJson = { 'content-type': 'application/json' };
+    const cases = [
+      { method: 'DELETE', url: '/v1/events', headers: emptyJson, payload: '', allow: 'GET, HEAD, OPTIONS' },
+      { method: 'POST', url: '/v1/markets/anything', headers: emptyJson, payload: '{', allow: 'GET, HEAD, OPTIONS' },
+      { method: 'PUT', url: '/v1/keys', headers: emptyJson, payload: '', allow: 'POST, OPTIONS' },
+      { method: 'GET', url: '/v1/keys/', headers: {}, payload: undefined, allow: 'POST, OPTIONS' },
+    ] as const;
+    for (const c of cases) {
+      const res = await app.inject({
+        method: c.method,
+        url: c.url,
+        headers: c.headers,
+        ...(c.payload === undefined ? {} : { payload: c.payload }),
+      });
+      expect(res.statusCode, `${c.method} ${c.url}`).toBe(405);
+      expect(res.headers.allow).toBe(c.allow);
+      expect(res.json()).toEqual({
+        error: 'Method not allowed',
+        code: 'method_not_allowed',
+        hint: `This path answers ${c.allow}.`,
+        request_id: res.headers['x-request-id'],
+      });
+    }
+    for (const method of ['GET', 'POST', 'PATCH'] as const) {
+      const res = await app.inject({ method, url: '/v1/nothing-here', headers: emptyJson, payload: '' });
+      expect(res.statusCode, method).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'not_found', request_id: res.headers['x-request-id'] });
+    }
+    await app.close();
+    await store.close();
+  });
+
+  it('answers a URL over 8192 characters 414 and looks up a long id', async () => {
+    const store = await seedStore();
+    const app = await appWith({ store });
+    const long = await app.inject(`/v1/events?q=${'z'.repeat(8200)}`);
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({
+      error: 'Request URL is too long',
+      code: 'uri_too_long',
+      hint: 'Keep the path and query under 8192 characters; page through lists with limit and offset.',
+      request_id: long.headers['x-request-id'],
+    });
+    // Fastify's own 100-character limit on a path parameter would have answered 414 and quoted the path.
+    const id = await app.inject(`/v1/markets/${'k'.repeat(500)}`);
+    expect(id.statusCode).toBe(404);
+    expect(id.json()).toMatchObject({ code: 'market_not_found' });
+    await app.close();
+    await store.close();
+  });
+
+  it('answers a path that is not valid percent-encoding 400 without quoting it', async () => {
+    const store = await seedStore();
+    const app = await appWith({ store });
+    const res = await app.inject('/v1/events/%E0%A4%A<b>pmref</b>');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'Malformed URL: the path is not valid percent-encoded UTF-8',
+      code: 'invalid_request',
+      hint: 'Percent-encode the path (RFC 3986), e.g. a space as %20 and a slash inside an id as %2F.',
+      request_id: res.headers['x-request-id'],
+    });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    await app.close();
+    await store.close();
+  });
+
+  it('names the body limit of the route that refused the body', async () => {
+    const store = await seedStore();
+    const app = await appWith({ store });
+    for (const [url, limit] of [
+      ['/v1/keys', 4096],
+      ['/mcp', 65536],
+      ['/a2a', 65536],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ pad: 'p'.repeat(limit) }),
+      });
+      expect(res.statusCode, url).toBe(413);
+      expect(res.json()).toMatchObject({ error: `Request body is over ${limit} bytes`, code: 'payload_too_large' });
+    }
+    await app.close();
+    await store.close();
+  });
+});
+
 describe('limits', () => {
   it('resets the anonymous count at 00:00 UTC', async () => {
     const store = await seedStore();
@@ -103,7 +196,8 @@ describe('limits', () => {
   it('limits key creation per IP per day', async () => {
     const store = await seedStore();
     const app = await appWith({ store, limits: defaultLimits({ meter: memoryMeter(), keyCreationDaily: 2 }) });
-    const post = () => app.inject({ method: 'POST', url: '/v1/keys', payload: { email: 'a@b.co' } });
+    let n = 0;
+    const post = () => app.inject({ method: 'POST', url: '/v1/keys', payload: { email: `dev${++n}@b.co` } });
     expect((await post()).statusCode).toBe(201);
     expect((await post()).statusCode).toBe(201);
     const third = await post();

@@ -1,4 +1,4 @@
-// The history backfill stays within its call budget, hands what it could not reach to the next run, and skips a venue without history cleanly.
+// The history backfill stays within its call budget, stages its marks under the run (none visible before the publish), hands what it could not reach to the next run, and skips a venue without history cleanly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BackfillTarget, backfillHistory } from '../../src/pipeline/backfill.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -16,6 +16,8 @@ afterEach(async () => {
 });
 
 const TODAY = '2026-03-05';
+/** The run the marks are staged under (staged_marks has no key to pipeline_runs). */
+const RUN = 1;
 const ts = (date: string) => Date.parse(`${date}T12:00:00Z`) / 1000;
 
 function fakeHttp(answer: (url: string) => unknown): VenueHttp & { urls: string[] } {
@@ -52,6 +54,7 @@ describe('backfillHistory', () => {
     const http = fakeHttp(() => ({ history: [{ t: ts('2026-03-03'), p: 0.4 }] }));
     const summary = await backfillHistory(targets, {
       store,
+      runId: RUN,
       today: TODAY,
       days: 14,
       maxCalls: 2,
@@ -61,7 +64,8 @@ describe('backfillHistory', () => {
     expect(http.urls).toHaveLength(2);
     expect(summary).toMatchObject({ calls: 2, marks: 2, markets_with_history: 2 });
     expect(summary.pending_market_ids).toHaveLength(3);
-    expect((await store.listMarks()).map((m) => m.snapshot_date)).toEqual(['2026-03-03', '2026-03-03']);
+    expect((await store.listStagedMarks(RUN)).map((m) => m.snapshot_date)).toEqual(['2026-03-03', '2026-03-03']);
+    expect(await store.listMarks()).toEqual([]);
     expect(http.urls[0]).toContain('/prices-history?market=tok0&startTs=');
   });
 
@@ -74,6 +78,7 @@ describe('backfillHistory', () => {
     const http = fakeHttp(() => ({ history: [] }));
     const summary = await backfillHistory(targets, {
       store,
+      runId: RUN,
       today: TODAY,
       days: 14,
       maxCalls: 0,
@@ -87,6 +92,7 @@ describe('backfillHistory', () => {
       marks: 0,
       markets_with_history: 0,
       skipped: {},
+      failed: [],
       pending_market_ids: targets
         .slice(0, 3)
         .map((t) => t.market.market_id)
@@ -100,6 +106,7 @@ describe('backfillHistory', () => {
     const http = fakeHttp((url) => notFound(url));
     const summary = await backfillHistory(targets, {
       store,
+      runId: RUN,
       today: TODAY,
       days: 14,
       maxCalls: null,
@@ -108,6 +115,7 @@ describe('backfillHistory', () => {
     });
     expect(http.urls).toHaveLength(1);
     expect(summary.skipped.venue_b).toMatch(/no price history/);
+    expect(summary.failed).toEqual([]);
     expect(summary.pending_market_ids).toEqual([]);
   });
 
@@ -121,6 +129,7 @@ describe('backfillHistory', () => {
     );
     const summary = await backfillHistory(targets, {
       store,
+      runId: RUN,
       today: TODAY,
       days: 14,
       maxCalls: null,
@@ -128,6 +137,7 @@ describe('backfillHistory', () => {
       logger: memoryLogger(),
     });
     expect(summary.skipped.venue_b).toMatch(/HTTP 503/);
+    expect(summary.failed).toEqual(['venue_b']);
     expect(summary.pending_market_ids.sort()).toEqual(
       [targets[1]?.market.market_id, targets[2]?.market.market_id].sort(),
     );
@@ -151,6 +161,7 @@ describe('backfillHistory', () => {
     });
     const summary = await backfillHistory(targets, {
       store,
+      runId: RUN,
       today: TODAY,
       days: 14,
       maxCalls: null,

@@ -1,6 +1,7 @@
-// The lifecycle log appends exactly the status, rule and resolution moves between two states of a market, and nothing for an unchanged one.
+// The lifecycle log appends exactly the status, rule, resolution, proposal and dispute moves between two states of a market, and nothing for an unchanged one.
 import { describe, expect, it } from 'vitest';
-import { diffMarkets } from '../../src/pipeline/diff.ts';
+import type { ResolutionHistory } from '../../src/domain/index.ts';
+import { diffMarkets, newResolutionSteps } from '../../src/pipeline/diff.ts';
 import { makeMarket } from '../support/records.ts';
 
 const NOW = '2026-03-02T12:00:00.000Z';
@@ -133,5 +134,70 @@ describe('diffMarkets', () => {
     expect(diffMarkets(open, pending, NOW).map((e) => e.event_type)).toEqual(['status_change']);
     const later = { ...pending, resolution_outcome: 'YES', resolution_value: 1 };
     expect(diffMarkets(pending, later, NOW).map((e) => e.event_type)).toEqual(['resolved']);
+  });
+});
+
+describe('resolution steps (proposals, disputes, amendments)', () => {
+  const history = (statuses: string[]): ResolutionHistory => ({
+    state: statuses.at(-1) ?? null,
+    statuses,
+    proposals: statuses.filter((x) => x === 'proposed' || x === 'determined').length,
+    disputes: statuses.filter((x) => x === 'disputed').length,
+  });
+  const base = makeMarket({
+    platform: 'venue_b',
+    native: '0xabc',
+    status: 'open',
+    close_at: '2026-04-01T00:00:00.000Z',
+  });
+  const withHistory = (statuses: string[]) => ({ ...base, resolution_history: history(statuses) });
+  const steps = (prev: string[] | null, next: string[]) =>
+    diffMarkets(prev === null ? null : withHistory(prev), withHistory(next), NOW).map((e) => [
+      e.event_type,
+      e.from_value,
+      e.to_value,
+      e.occurred_basis,
+    ]);
+
+  it('logs a whole UMA history on first sight, each step from the state before it', () => {
+    expect(steps(null, ['proposed', 'disputed', 'proposed'])).toEqual([
+      ['resolution_proposed', null, 'proposed', 'first_observed'],
+      ['disputed', 'proposed', 'disputed', 'first_observed'],
+      ['resolution_proposed', 'disputed', 'proposed', 'first_observed'],
+    ]);
+  });
+
+  it('logs only the steps a growing history adds, and nothing for the same history or a final resolved step', () => {
+    expect(steps(['proposed'], ['proposed', 'disputed'])).toEqual([
+      ['disputed', 'proposed', 'disputed', 'first_observed'],
+    ]);
+    expect(steps(['proposed', 'disputed'], ['proposed', 'disputed'])).toEqual([]);
+    expect(steps(['proposed'], ['proposed', 'resolved'])).toEqual([]);
+  });
+
+  it("follows venue_a's one-state snapshots: each new state once, a repeated one never", () => {
+    expect(steps(null, ['determined'])).toEqual([['resolution_proposed', null, 'proposed', 'first_observed']]);
+    expect(steps(['determined'], ['disputed'])).toEqual([['disputed', 'determined', 'disputed', 'first_observed']]);
+    expect(steps(['disputed'], ['determined'])).toEqual([
+      ['resolution_proposed', 'disputed', 'proposed', 'first_observed'],
+    ]);
+    expect(steps(['determined'], ['amended'])).toEqual([['amended', 'determined', 'amended', 'first_observed']]);
+    expect(steps(['determined'], ['finalized'])).toEqual([]);
+    expect(steps(['disputed'], ['disputed'])).toEqual([]);
+  });
+
+  it('treats a record stored before histories existed as having none, and carries the list in the diff', () => {
+    expect(newResolutionSteps(undefined, history(['proposed']))).toEqual([
+      { state: 'proposed', before: null, index: 0 },
+    ]);
+    const [entry] = diffMarkets(base, withHistory(['proposed']), NOW);
+    expect(entry).toMatchObject({
+      event_type: 'resolution_proposed',
+      source: 'platform_api',
+      source_ref: null,
+      occurred_at: NOW,
+      recorded_at: NOW,
+      diff: { venue_state: 'proposed', step: 1, statuses: ['proposed'] },
+    });
   });
 });

@@ -1,4 +1,4 @@
-// Whatever fault a venue throws (5xx, 429, timeout, malformed, truncated, unknown fields), a run keeps every stored record, records the failure, and carries the failed venue's marks forward.
+// Whatever fault a venue throws (5xx, 429, timeout, malformed, truncated, unknown fields), a run keeps every stored record, records the failure, and carries the failed venue's marks forward; with every venue down it publishes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Venue } from '../../src/domain/index.ts';
 import type { Store } from '../../src/store/index.ts';
@@ -34,6 +34,7 @@ describe('fault modes', () => {
       const summary = await runOn(store, DAY2, DAY2_AT, { faults: spec });
 
       expect(summary.status).toBe('partial');
+      expect(summary.degraded).toEqual([venue]);
       expect(summary.venues[venue].error).toMatch(message);
       expect(summary.venues[venue].stored).toBe(0);
       const other = venue === 'venue_a' ? 'venue_b' : 'venue_a';
@@ -73,6 +74,8 @@ describe('fault modes', () => {
   }
 
   it('venue_b:unknown-fields: extra fields are ignored, the run is ok and the data unchanged', async () => {
+    // The same data a day on, unfaulted first: what time alone changes (markets now past their close) is not the fault's.
+    await runOn(store, DAY1, DAY2_AT);
     const markets = await store.listMarkets();
     const summary = await runOn(store, DAY1, DAY2_AT, { faults: 'venue_b:unknown-fields' });
     expect(summary.status).toBe('ok');
@@ -84,11 +87,14 @@ describe('fault modes', () => {
     expect(today.every((m) => m.mark_method === 'venue_snapshot')).toBe(true);
   });
 
-  it('both venues down: the run is recorded failed, still keeps everything and carries every mark', async () => {
+  it('both venues down: the run is recorded failed, keeps everything and publishes nothing', async () => {
     const markets = await store.listMarkets();
+    const counts = await store.counts();
     const summary = await runOn(store, DAY2, DAY2_AT, { faults: 'all:5xx' });
-    expect(summary.status).toBe('failed');
-    expect(summary.marks_carried_forward).toBe(markets.length);
+    expect(summary).toMatchObject({ status: 'failed', degraded: ['venue_a', 'venue_b'], generation: 1, marks: 0 });
+    expect(await store.generation()).toBe(1);
+    expect(await store.counts()).toEqual(counts);
     expect(await store.listMarkets()).toEqual(markets);
+    expect(await store.lastRun()).toMatchObject({ status: 'failed', generation: 0 });
   });
 });

@@ -36,7 +36,9 @@ describe('pmref ingest', () => {
         venue_a: { pulled: 5, stored: 4, out_of_scope: { 'category:sports': 1 }, rejected: {}, error: null },
         venue_b: { pulled: 3, stored: 3, out_of_scope: {}, rejected: {}, error: null },
       },
-      log_entries: 2,
+      // The run clock is the wall clock, after every fixture market's close: besides the two settled markets,
+      // the six still reported open are logged as closed (derived from close_at, METHODOLOGY "Market lifecycle").
+      log_entries: 8,
       marks: 7,
       generation: 1,
     });

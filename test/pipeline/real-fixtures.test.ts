@@ -1,9 +1,36 @@
-// Every record of the recorded venue data is stored, out of scope with a reason, or rejected with a reason, and a second identical run changes nothing.
-import { existsSync } from 'node:fs';
+// Every record of the recorded venue data is stored, out of scope with a reason, or rejected with a reason; no market is served open past its close, no event's resolved flag contradicts its markets, every UMA proposal and dispute is logged; and a second identical run changes nothing.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventListItem, MarketDetail } from '../../src/domain/index.ts';
 import type { RunSummary } from '../../src/pipeline/index.ts';
+import { buildReadModel } from '../../src/serve/read-model.ts';
 import type { Store } from '../../src/store/index.ts';
 import { runOn, tempStore } from './harness.ts';
+
+const RUN_AT = '2026-09-01T12:00:00.000Z';
+
+/** venue_b market records in the recorded files, with their UMA history lists (Gamma sends them as JSON text). */
+function recordedUmaHistories(dir: string): Array<{ conditionId: string; statuses: string[] }> {
+  const out: Array<{ conditionId: string; statuses: string[] }> = [];
+  const visit = (m: unknown) => {
+    if (typeof m !== 'object' || m === null) return;
+    const rec = m as { conditionId?: unknown; umaResolutionStatuses?: unknown };
+    if (typeof rec.conditionId !== 'string') return;
+    let list: unknown = rec.umaResolutionStatuses;
+    if (typeof list === 'string') list = list === '' ? [] : JSON.parse(list);
+    out.push({ conditionId: rec.conditionId, statuses: Array.isArray(list) ? list.map(String) : [] });
+  };
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const data: unknown = JSON.parse(readFileSync(`${dir}${file}`, 'utf8'));
+    const items: unknown[] = Array.isArray(data) ? data : [data];
+    for (const item of items) {
+      const markets = (item as { markets?: unknown }).markets;
+      if (Array.isArray(markets)) markets.forEach(visit);
+      else visit(item);
+    }
+  }
+  return out;
+}
 
 const REAL = new URL('../../../shared/fixtures/venues/', import.meta.url).pathname;
 const present = existsSync(REAL);
@@ -15,7 +42,7 @@ describe.skipIf(!present)('the recorded venue data through the replay server', (
   let first: RunSummary;
   beforeAll(async () => {
     ({ store, dispose } = await tempStore());
-    first = await runOn(store, REAL, '2026-09-01T12:00:00.000Z', { timeoutMs: 30_000 });
+    first = await runOn(store, REAL, RUN_AT, { timeoutMs: 30_000 });
   });
   afterAll(async () => {
     await dispose();
@@ -30,6 +57,75 @@ describe.skipIf(!present)('the recorded venue data through the replay server', (
     }
     expect(first.status).toBe('ok');
     expect(first.marks).toBe(first.venues.venue_a.stored + first.venues.venue_b.stored);
+  });
+
+  it('serves no market open past its close and no event whose resolved flag contradicts its markets', async () => {
+    const model = await buildReadModel(store, { origin: 'http://pmref.test', now: new Date(RUN_AT) });
+    const markets = [...model.marketById.values()].map((e) => JSON.parse(e.detail.bytes.toString()) as MarketDetail);
+    const openPastClose = markets.filter((m) => m.status === 'open' && m.close_at !== null && m.close_at <= RUN_AT);
+    let contradicting = 0;
+    for (const entry of model.events) {
+      const item = JSON.parse(entry.item) as EventListItem;
+      const served = (JSON.parse(entry.full.bytes.toString()) as { markets: Array<{ status: string }> }).markets;
+      const anyOpen = served.some((m) => m.status === 'open');
+      if (item.resolved === anyOpen || (item.status === 'open' && item.resolved)) contradicting++;
+    }
+    const resolved = markets.filter((m) => m.status === 'resolved');
+    const derived = markets.filter((m) => m.status_provenance.source === 'derived');
+    console.info(
+      `real fixtures: ${markets.length} markets served, ${openPastClose.length} open past close, ` +
+        `${derived.length} closed by derivation, ${resolved.length} resolved; ${model.events.length} events, ` +
+        `${contradicting} contradicting their markets`,
+    );
+    expect(openPastClose.map((m) => m.platform_market_id)).toEqual([]);
+    expect(contradicting).toBe(0);
+    expect(derived.length).toBeGreaterThan(0);
+    // Every resolved market says how it resolved: the outcome and the final price.
+    expect(resolved.filter((m) => m.resolution_outcome === null || m.final_price === null)).toEqual([]);
+  });
+
+  it('logs every UMA proposal and dispute of the stored venue_b markets, once per step', async () => {
+    const recorded = recordedUmaHistories(`${REAL}venue_b/`);
+    const withProposal = recorded.filter((r) => r.statuses.includes('proposed'));
+    const withDispute = new Set(recorded.filter((r) => r.statuses.includes('disputed')).map((r) => r.conditionId));
+    // What the recorded data holds (venue-notes.md): 519 records with a proposal history, 512 distinct markets
+    // (7 appear in two files), 19 markets with a dispute.
+    expect([withProposal.length, new Set(withProposal.map((r) => r.conditionId)).size, withDispute.size]).toEqual([
+      519, 512, 19,
+    ]);
+
+    const stored = (await store.listMarkets({ venue: 'venue_b' })).filter((m) => m.resolution_history);
+    const log = await store.listLog();
+    const count = (type: string) => {
+      const byMarket = new Map<string, number>();
+      for (const e of log) if (e.event_type === type) byMarket.set(e.market_id, (byMarket.get(e.market_id) ?? 0) + 1);
+      return byMarket;
+    };
+    const proposed = count('resolution_proposed');
+    const disputed = count('disputed');
+    for (const m of stored) {
+      expect([m.platform_market_id, proposed.get(m.market_id) ?? 0]).toEqual([
+        m.platform_market_id,
+        m.resolution_history?.proposals,
+      ]);
+      expect([m.platform_market_id, disputed.get(m.market_id) ?? 0]).toEqual([
+        m.platform_market_id,
+        m.resolution_history?.disputes,
+      ]);
+    }
+    const storedIds = new Set((await store.listMarkets({ venue: 'venue_b' })).map((m) => m.platform_market_id));
+    const inScopeWithProposal = new Set(withProposal.map((r) => r.conditionId).filter((c) => storedIds.has(c)));
+    const inScopeWithDispute = [...withDispute].filter((c) => storedIds.has(c));
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    console.info(
+      `real fixtures: ${inScopeWithProposal.size} of 512 markets with a proposal history are in scope and stored, ` +
+        `${inScopeWithDispute.length} of 19 with a dispute; log: ${sum(proposed)} resolution_proposed entries on ` +
+        `${proposed.size} markets, ${sum(disputed)} disputed entries on ${disputed.size} markets`,
+    );
+    // Every dispute market is in scope; the proposal markets left out are out of scope (sports, entertainment…).
+    expect(inScopeWithDispute).toHaveLength(19);
+    expect(proposed.size).toBeGreaterThanOrEqual(inScopeWithProposal.size);
+    expect(disputed.size).toBeGreaterThanOrEqual(19);
   });
 
   it('is idempotent over the whole set', async () => {

@@ -46,19 +46,30 @@ describe('runPipeline over replay folders', () => {
     expect(today.every((m) => m.snapshot_at === later)).toBe(true);
   });
 
-  it('hands the after-write stage exactly what the store holds after the write, without a read back', async () => {
+  it('hands the after-write stage exactly what the store holds after the publish, while the store shows none of it', async () => {
     await runOn(store, DAY1, DAY1_AT);
-    let seen = 0;
+    const before = { counts: await store.counts(), markets: await store.listMarkets(), generation: 1 };
+    let seen = null as { events: unknown[]; markets: unknown[]; marks: unknown[] } | null;
     await runOn(store, DAY2, DAY2_AT, {
       afterWrite: async (ctx) => {
-        expect(ctx.events).toEqual(await ctx.store.listEvents());
-        expect(ctx.markets).toEqual(await ctx.store.listMarkets());
-        seen = ctx.markets.length;
-        return undefined;
+        // Nothing of the run is visible yet: not its markets, not its marks, not its generation.
+        expect(await store.counts()).toEqual(before.counts);
+        expect(await store.listMarkets()).toEqual(before.markets);
+        expect(await store.generation()).toBe(before.generation);
+        seen = { events: [...ctx.events], markets: [...ctx.markets], marks: await ctx.marksSince('2026-02-20') };
+        return {
+          writes: { spot: [], catalysts: [], events: [], markets: [], signals: [] },
+          degraded: [],
+          fallbacks: [],
+          report: () => ({}),
+        };
       },
     });
-    expect(seen).toBe((await store.counts()).markets);
-    expect(seen).toBeGreaterThan(0);
+    expect(seen?.events).toEqual(await store.listEvents());
+    expect(seen?.markets).toEqual(await store.listMarkets());
+    const strip = (marks: unknown[]) => marks.map((m) => ({ ...(m as Record<string, unknown>), mark_id: 0 }));
+    expect(strip(seen?.marks ?? [])).toEqual(strip(await store.listMarks({ since: '2026-02-20' })));
+    expect(seen?.markets.length).toBeGreaterThan(0);
   });
 
   it('logs a first-seen settled market once, with the venue settlement time', async () => {
@@ -92,6 +103,8 @@ describe('runPipeline over replay folders', () => {
       expect.arrayContaining([
         ['PMCPI-26FEB-T1', 'status_change', 'open', 'closed', 'deadline', '2026-03-01T20:00:00.000Z'],
         ['PMCPI-26FEB-T2', 'rule_change', null, null, 'first_observed', DAY2_AT],
+        // Still "active" at the venue, but its close time has passed: closed, derived (issue 15).
+        ['PMCPI-26FEB-T2', 'status_change', 'open', 'closed', 'deadline', '2026-03-01T20:00:00.000Z'],
         ['PMGOLD-26MAR01-3000', 'status_change', 'open', 'resolved', 'venue_settlement', '2026-03-01T21:00:00.000Z'],
         ['PMGOLD-26MAR01-3000', 'resolved', 'open', 'NO', 'venue_settlement', '2026-03-01T21:00:00.000Z'],
         ['0xaaa1', 'status_change', 'open', 'resolved', 'venue_settlement', '2026-03-01T22:00:00.000Z'],
@@ -99,8 +112,8 @@ describe('runPipeline over replay folders', () => {
         ['0xaaa2', 'rule_change', null, null, 'first_observed', DAY2_AT],
       ]),
     );
-    expect(rows).toHaveLength(7);
-    const t2 = added.find((e) => natives.get(e.market_id) === 'PMCPI-26FEB-T2');
+    expect(rows).toHaveLength(8);
+    const t2 = added.find((e) => natives.get(e.market_id) === 'PMCPI-26FEB-T2' && e.event_type === 'rule_change');
     expect(t2?.diff).toEqual({
       resolution_rules_raw: {
         before: expect.stringContaining('is above 3.5%, then'),
@@ -170,7 +183,8 @@ describe('runPipeline over replay folders', () => {
     const natives = await nativeOf();
     const added = (await store.listLog()).slice(before).map((e) => natives.get(e.market_id));
     expect(added.every((n) => n?.startsWith('PM'))).toBe(true);
-    expect(second.log_entries).toBe(4);
+    // venue_a's day-2 moves: T1 closed, T2's rule edit and its derived close (past close_at), gold resolved (2).
+    expect(second.log_entries).toBe(5);
     const todayB = await store.listMarks({ snapshotDates: ['2026-03-02'], marketIds: storedB.map((m) => m.market_id) });
     expect(todayB.map((m) => m.mark_method)).toEqual(['venue_snapshot', 'venue_snapshot', 'venue_snapshot']);
   });

@@ -42,7 +42,8 @@ describe('ingestSimulated', () => {
       ['2026-03-01T00:00:00.000Z', 'simulated', 'ok', 1],
       ['2026-03-02T00:00:00.000Z', 'simulated', 'ok', 2],
     ]);
-    expect(result.runs[1]?.log_entries).toBe(7);
+    // Day 2's seven venue moves, plus PMCPI-26FEB-T2 closed by derivation (still "active" past its close).
+    expect(result.runs[1]?.log_entries).toBe(8);
     expect(await store.markDates()).toEqual(['2026-03-02', '2026-03-01', '2026-02-28', '2026-02-27', '2026-02-26']);
     // Only new snapshots on a later call (the worker's hourly refresh on a static universe).
     const again = await ingestSimulated({ store, simDir, seed: 7, logger: memoryLogger(), onlyNew: true });

@@ -1,21 +1,27 @@
-// A read-model pack restores the exact bytes and indexes of the model it was written from, and is refused for
-// another generation, origin or day (a restart then rebuilds from the store).
-import { mkdtempSync, rmSync } from 'node:fs';
+// A read-model pack restores the exact bytes and indexes of the model it was written from, and is used only
+// for the store that wrote it (its identity) at the same generation, origin and day: any other store, even in
+// the same folder and at the same generation, or a pack of an older format, rebuilds from the store.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReadModel, type ReadModel } from '../../src/serve/index.ts';
-import { readPack, writePack } from '../../src/serve/pack.ts';
-import type { Store } from '../../src/store/index.ts';
+import { buildReadModel, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
+import { PACK_VERSION, readPack, writePack } from '../../src/serve/pack.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import { makeEvent, makeMarket } from '../support/records.ts';
 import { NOW, seedStore } from './seed.ts';
 
 const ORIGIN = 'http://pack.test';
+/** Later the same UTC day: a model rebuilt at this time says so in its builtAt; one read from a pack does not. */
+const LATER = new Date(NOW.getTime() + 60 * 60 * 1000);
 let store: Store;
+let storeId: string;
 let model: ReadModel;
 let dir: string;
 
 beforeAll(async () => {
   store = await seedStore();
+  storeId = await store.identity();
   model = await buildReadModel(store, { origin: ORIGIN, now: NOW });
   dir = mkdtempSync(join(tmpdir(), 'pmref-pack-'));
 });
@@ -26,11 +32,72 @@ afterAll(async () => {
 
 const text = (b: { bytes: Buffer }) => b.bytes.toString('utf8');
 
+/** Every served body of a model with its ETag, keyed by what it is (events, markets, service info). */
+function served(m: ReadModel): Record<string, [etag: string, body: string]> {
+  const out: Record<string, [string, string]> = { info: [m.info.etag, text(m.info)] };
+  for (const e of m.events) out[`e:${e.event.event_id}`] = [e.full.etag, text(e.full)];
+  for (const [id, entry] of m.marketById) out[`m:${id}`] = [entry.detail.etag, text(entry.detail)];
+  return out;
+}
+
+/** The JSON header of a pack file. */
+function packHeader(path: string): Record<string, unknown> {
+  const file = readFileSync(path);
+  return JSON.parse(file.subarray(4, 4 + file.readUInt32BE(0)).toString('utf8')) as Record<string, unknown>;
+}
+
+/** Writes to `to` the pack at `from` with its header as `header` made it (the bodies unchanged). */
+function rewriteHeader(from: string, to: string, header: (h: Record<string, unknown>) => Record<string, unknown>) {
+  const file = readFileSync(from);
+  const head = Buffer.from(JSON.stringify(header(packHeader(from))), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(head.length);
+  writeFileSync(to, Buffer.concat([len, head, file.subarray(4 + file.readUInt32BE(0))]));
+}
+
+/**
+ * A second, different dataset for one published run: one venue_a event with one market, written at the same
+ * generation (1) and day as the seed, so only the store's identity tells the two apart.
+ */
+async function seedOtherStore(dbUrl: string, native: string): Promise<Store> {
+  const other = await openStore(dbUrl, { now: () => NOW });
+  await other.migrate();
+  const event = makeEvent({ native, slug: native.toLowerCase(), question: `Will ${native} happen?` });
+  const market = makeMarket({ native: `${native}-T1`, event_id: event.event_id, question_raw: event.question });
+  event.primary_market_id = market.market_id;
+  const run = await other.startRun('simulated', '2026-11-21T12:00:00.000Z');
+  await other.transaction(async (tx) => {
+    await tx.upsertEvents([event]);
+    await tx.upsertMarkets([market]);
+  });
+  await other.finishRun(run, 'ok', {}, '2026-11-21T12:05:00.000Z', true);
+  return other;
+}
+
+/** A holder over `s` with the pack at `packPath`, its first pack write finished. */
+async function serveWithPack(s: Store, packPath: string, clock: Date): Promise<ReadModelHolder> {
+  const errors: unknown[] = [];
+  const holder = await ReadModelHolder.create(s, {
+    origin: ORIGIN,
+    clock: () => clock,
+    packPath,
+    onError: (err) => errors.push(err),
+  });
+  await holder.packWritten();
+  expect(errors).toEqual([]);
+  return holder;
+}
+
 describe('read-model pack', () => {
   it('round-trips every body, etag and index', async () => {
     const path = join(dir, 'a.pack');
-    await writePack(model, path);
-    const back = await readPack(path, { generation: model.generation, origin: ORIGIN, today: model.today });
+    await writePack(model, path, storeId);
+    const back = await readPack(path, {
+      store: storeId,
+      generation: model.generation,
+      origin: ORIGIN,
+      today: model.today,
+    });
     if (!back) throw new Error('pack refused');
     expect(
       back.events.map((e) => [e.event.event_id, text(e.full), text(e.concise), e.full.etag, e.item, e.live, e.grade]),
@@ -54,13 +121,107 @@ describe('read-model pack', () => {
     expect([...back.signalBySlug.keys()]).toEqual([...model.signalBySlug.keys()]);
   });
 
-  it('is refused for another generation, origin or day, and when missing', async () => {
+  it('is refused for another store, generation, origin or day, an older format, and when missing', async () => {
     const path = join(dir, 'b.pack');
-    await writePack(model, path);
-    const want = { generation: model.generation, origin: ORIGIN, today: model.today };
+    await writePack(model, path, storeId);
+    const want = { store: storeId, generation: model.generation, origin: ORIGIN, today: model.today };
+    expect(await readPack(path, want)).not.toBeNull();
+    expect(await readPack(path, { ...want, store: 'another-store' })).toBeNull();
     expect(await readPack(path, { ...want, generation: model.generation + 1 })).toBeNull();
     expect(await readPack(path, { ...want, origin: 'http://other' })).toBeNull();
     expect(await readPack(path, { ...want, today: '2000-01-01' })).toBeNull();
     expect(await readPack(join(dir, 'missing.pack'), want)).toBeNull();
+
+    // The same pack in the format before store identities (version 1, no `store`) is never read.
+    const oldPath = join(dir, 'v1.pack');
+    rewriteHeader(path, oldPath, ({ store: _store, ...h }) => ({ ...h, version: PACK_VERSION - 1 }));
+    expect(await readPack(oldPath, want)).toBeNull();
+    // …while the same bytes under the current header are read (the refusal is the version's, not the copy's).
+    rewriteHeader(path, oldPath, (h) => h);
+    expect(await readPack(oldPath, want)).not.toBeNull();
+  });
+});
+
+describe('ReadModelHolder with a pack', () => {
+  it('serves two SQLite stores of one folder, sharing one pack path, each with its own data', async () => {
+    const folder = mkdtempSync(join(dir, 'two-stores-'));
+    const packPath = join(folder, 'read-model.pack');
+    const a = await seedStore(`sqlite:${join(folder, 'a.sqlite')}`);
+    const b = await seedOtherStore(`sqlite:${join(folder, 'b.sqlite')}`, 'KXOTHER-26');
+    try {
+      expect(await a.identity()).not.toBe(await b.identity());
+      expect([await a.generation(), await b.generation()]).toEqual([1, 1]);
+      const ownA = served(await buildReadModel(a, { origin: ORIGIN, now: NOW }));
+      const ownB = served(await buildReadModel(b, { origin: ORIGIN, now: NOW }));
+      expect(ownA).not.toEqual(ownB);
+
+      // A, then B, then A again, then B again: each start sees the pack the other store just wrote.
+      expect(served((await serveWithPack(a, packPath, NOW)).current())).toEqual(ownA);
+      expect(packHeader(packPath)).toMatchObject({ store: await a.identity(), generation: 1 });
+      const servedB = (await serveWithPack(b, packPath, LATER)).current();
+      expect(served(servedB)).toEqual(served(await buildReadModel(b, { origin: ORIGIN, now: LATER })));
+      expect(servedB.builtAt).toBe(LATER.toISOString()); // rebuilt, not read from A's pack
+      expect(packHeader(packPath)).toMatchObject({ store: await b.identity(), generation: 1 });
+      const againA = (await serveWithPack(a, packPath, LATER)).current();
+      expect(served(againA)).toEqual(served(await buildReadModel(a, { origin: ORIGIN, now: LATER })));
+      expect(againA.builtAt).toBe(LATER.toISOString());
+
+      // A restart of the store that wrote the pack does use it (the same model, built earlier).
+      const reused = (await serveWithPack(a, packPath, new Date(LATER.getTime() + 60_000))).current();
+      expect(reused.builtAt).toBe(LATER.toISOString());
+      expect(served(reused)).toEqual(served(againA));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('does not use the pack of a deleted database when a new one is ingested the same day', async () => {
+    const folder = mkdtempSync(join(dir, 'deleted-db-'));
+    const packPath = join(folder, 'read-model.pack');
+    const file = join(folder, 'pmref.sqlite');
+    const first = await seedStore(`sqlite:${file}`);
+    const firstServed = served((await serveWithPack(first, packPath, NOW)).current());
+    await first.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+
+    const second = await seedOtherStore(`sqlite:${file}`, 'KXNEWDB-26');
+    try {
+      expect(await second.generation()).toBe(1);
+      const model2 = (await serveWithPack(second, packPath, LATER)).current();
+      expect(served(model2)).toEqual(served(await buildReadModel(second, { origin: ORIGIN, now: LATER })));
+      expect(served(model2)).not.toEqual(firstServed);
+      expect(model2.events.map((e) => e.event.slug)).toEqual(['kxnewdb-26']);
+      expect(packHeader(packPath)).toMatchObject({ store: await second.identity(), version: PACK_VERSION });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('rebuilds over a pack of an older format version and rewrites it', async () => {
+    const folder = mkdtempSync(join(dir, 'old-format-'));
+    const packPath = join(folder, 'read-model.pack');
+    await writePack(model, packPath, storeId);
+    rewriteHeader(packPath, packPath, (h) => ({ ...h, version: PACK_VERSION - 1 }));
+
+    const rebuilt = (await serveWithPack(store, packPath, LATER)).current();
+    expect(rebuilt.builtAt).toBe(LATER.toISOString());
+    expect(packHeader(packPath)).toMatchObject({ version: PACK_VERSION, store: storeId, builtAt: LATER.toISOString() });
+  });
+
+  it('rebuilds when the store behind it changes identity at the same generation and day', async () => {
+    let identity = storeId;
+    const swapped = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'identity') return () => Promise.resolve(identity);
+        const value: unknown = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const holder = await ReadModelHolder.create(swapped, { origin: ORIGIN, clock: () => NOW });
+    expect(await holder.refresh()).toBe(false);
+    identity = 'a-database-created-again';
+    expect(await holder.refresh()).toBe(true);
+    expect(await holder.refresh()).toBe(false);
   });
 });

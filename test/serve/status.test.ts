@@ -1,4 +1,4 @@
-// GET /v1/status judges its state by the documented rules: degraded when the store cannot be read or the last run failed or lost a venue, stale when the data is old or the server is behind the store, ok otherwise; a store error never leaks its message.
+// GET /v1/status judges its state by the documented rules: degraded when the store cannot be read or the last run failed, fell back (partial, naming what) or was aborted, stale when the data is old or the server is behind the store, ok otherwise; a store error never leaks its message.
 import { describe, expect, it } from 'vitest';
 import { readStoreView, type StatusInputs, type StoreView, serviceStatus } from '../../src/serve/index.ts';
 import { Body } from '../../src/serve/json-bytes.ts';
@@ -89,6 +89,7 @@ describe('serviceStatus', () => {
       run_id: 7,
       source: 'live',
       status: 'ok',
+      degraded: [],
       started_at: '2026-11-22T09:00:00.000Z',
       finished_at: '2026-11-22T09:01:00.000Z',
       generation: 3,
@@ -147,6 +148,40 @@ describe('serviceStatus', () => {
     const f = serviceStatus(inputs(storeView({ last: failed, lastPublished: run() })));
     expect(f.state).toBe('degraded');
     expect(checkOf(f, 'pipeline')?.detail).toBe('run 8 (live) failed at 2026-11-22T09:01:00.000Z: both venues down');
+  });
+
+  it('a partial run names what fell back; an aborted run is degraded and venues are judged by the last published run', () => {
+    const partial = run({
+      run_id: 8,
+      status: 'partial',
+      summary: { ...run().summary, degraded: ['spot', 'venue_b.order_books'] },
+    });
+    const p = serviceStatus(inputs(storeView({ last: partial, lastPublished: partial })));
+    expect(p.state).toBe('degraded');
+    expect(checkOf(p, 'pipeline')).toEqual({
+      name: 'pipeline',
+      ok: false,
+      detail: 'run 8 (live) finished at 2026-11-22T09:01:00.000Z; fell back: spot, venue_b.order_books',
+    });
+    expect(p.runs.last?.degraded).toEqual(['spot', 'venue_b.order_books']);
+
+    const aborted = run({
+      run_id: 9,
+      status: 'aborted',
+      generation: 0,
+      finished_at: '2026-11-22T09:30:00.000Z',
+      summary: {
+        error:
+          'process ended before publish; found at start by pid 42 on host-a: pid 41 on host-a is no longer running',
+      },
+    });
+    const a = serviceStatus(inputs(storeView({ last: aborted })));
+    expect(a.state).toBe('degraded');
+    expect(checkOf(a, 'pipeline')?.detail).toBe(
+      'run 9 (live) aborted (found at 2026-11-22T09:30:00.000Z; nothing of it was published): process ended before publish; found at start by pid 42 on host-a: pid 41 on host-a is no longer running',
+    );
+    expect(checkOf(a, 'venue_a')?.detail).toBe('run 7: 10 pulled, 9 stored');
+    expect(a.runs.last).toMatchObject({ run_id: 9, status: 'aborted', degraded: [], generation: 0 });
   });
 
   it('judges venues by the last finished run while a run is in progress', () => {

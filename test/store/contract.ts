@@ -298,6 +298,18 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       await expect(store.insertApiKey({ ...record, email: 'other@example.org' })).rejects.toThrow();
     });
 
+    it('api keys: one issued per email address, atomically, and nothing stored for a refused second one', async () => {
+      const first = { key_hash: 'c'.repeat(64), email: 'dev@example.org', daily_limit: 10000, created_at: 'x' };
+      const second = { ...first, key_hash: 'd'.repeat(64), email: 'dev@example.org' };
+      const other = { ...first, key_hash: 'e'.repeat(64), email: 'ops@example.org' };
+      const outcomes = await Promise.all([store.issueApiKey(first), store.issueApiKey(second)]);
+      expect([...outcomes].sort()).toEqual(['email_taken', 'issued']);
+      const found = [await store.findApiKey(first.key_hash), await store.findApiKey(second.key_hash)];
+      expect(found.filter((r) => r !== null)).toHaveLength(1);
+      expect(await store.issueApiKey(other)).toBe('issued');
+      expect(await store.findApiKey(other.key_hash)).toEqual(other);
+    });
+
     it('transaction: commits every write together and returns the callback value', async () => {
       const result = await store.transaction(async (tx) => {
         await tx.upsertEvents([makeEvent(0)]);

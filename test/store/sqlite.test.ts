@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.ts';
+import { MIGRATIONS, openStore } from '../../src/store/index.ts';
 import { runStoreContract } from './contract.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pmref-store-'));
@@ -31,7 +31,7 @@ describe('openStore with sqlite URLs', () => {
 
   it('sqlite::memory: opens a throwaway database', async () => {
     const store = await openStore('sqlite::memory:');
-    expect(await store.migrate()).toEqual(['0001_initial', '0002_marks_date_market']);
+    expect(await store.migrate()).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await store.counts()).toEqual({ events: 0, markets: 0, marks: 0, log: 0, signals: 0 });
     await store.close();
   });

@@ -24,7 +24,8 @@ export function registerA2a(app: App, ctx: AppContext): void {
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: A2A_BODY_LIMIT }, (_req, body, done) =>
       done(null, body),
     );
-    scope.post('/a2a', { schema: { hide: true } }, async (req, reply) => {
+    // bodyLimit on the route too (not only the parser), so the 413 names this limit (routeOptions.bodyLimit).
+    scope.post('/a2a', { bodyLimit: A2A_BODY_LIMIT, schema: { hide: true } }, async (req, reply) => {
       let body: unknown;
       try {
         body = JSON.parse(String(req.body ?? ''));

@@ -18,6 +18,8 @@ export function registerMcp(app: App, ctx: AppContext): void {
     scope.route({
       method: ['POST', 'GET', 'DELETE'],
       url: '/mcp',
+      // On the route too (not only the parser), so the 413 names this limit (request.routeOptions.bodyLimit).
+      bodyLimit: MCP_BODY_LIMIT,
       schema: { hide: true },
       handler: async (req, reply) => {
         reply.hijack();

@@ -1,8 +1,14 @@
-/** `POST /v1/keys` (spec §4.9, served-shapes §10): a free key, issued instantly, shown once. */
+/**
+ * `POST /v1/keys` (spec §4.9, served-shapes §10): a free key, issued instantly, shown once. One key per email
+ * address (asking again is 409 `key_already_issued`: the key is stored only as a hash and is never shown again);
+ * a limited number of creations per client IP per UTC day (PMREF_KEY_CREATION_DAILY_LIMIT, default 3), counted
+ * for every well-formed request, a refused duplicate included, so the endpoint cannot be used to test addresses
+ * in bulk.
+ */
 import { KeyCreatedSchema, KeyRequestSchema } from '../../domain/index.ts';
 import type { App, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { EMAIL_PATTERN } from '../keys.ts';
+import { isValidEmail } from '../keys.ts';
 import { clientIp } from '../metering.ts';
 import { sendJson } from '../send.ts';
 import { errorResponses } from './schemas.ts';
@@ -16,12 +22,14 @@ export const createKeyRoute = {
     summary: 'Create a free key',
     description:
       'Issues a key instantly (no confirmation step). The key is returned once and stored only as a hash. ' +
-      'Send it as `Authorization: Bearer <key>` or `?key=<key>` for 10,000 requests/day. Key creation is limited ' +
-      'per IP per UTC day; the body must be JSON under 4 KB.',
+      'Send it as `Authorization: Bearer <key>` or `?key=<key>` for the keyed daily limit (10,000 requests/day ' +
+      'unless the operator set another). One key per email address (compared in lower case): asking again for ' +
+      'the same address answers 409 `key_already_issued` and issues nothing. Key creation is limited per IP per ' +
+      'UTC day (3 unless the operator set another); the body must be JSON under 4 KB.',
     body: KeyRequestSchema,
     response: {
       201: KeyCreatedSchema,
-      ...errorResponses('invalid_email', 'payload_too_large', 'unsupported_media_type'),
+      ...errorResponses('invalid_email', 'key_already_issued', 'payload_too_large', 'unsupported_media_type'),
     },
   },
   // The handler judges the body itself so a bad email is `invalid_email`, not a generic validation error.
@@ -36,8 +44,9 @@ export function registerCreateKey(app: App, ctx: AppContext): void {
       if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
         throw new ApiError('invalid_body', 'Body must be a JSON object: { "email": "you@example.com" }');
       }
-      const email = (raw as { email?: unknown }).email;
-      if (typeof email !== 'string' || email.length > 254 || !EMAIL_PATTERN.test(email.trim())) {
+      const given = (raw as { email?: unknown }).email;
+      const email = typeof given === 'string' ? given.trim() : '';
+      if (!isValidEmail(email)) {
         throw new ApiError('invalid_email', 'A valid email is required, e.g. { "email": "you@example.com" }');
       }
       const r = await ctx.limits.meter.consume(
@@ -53,11 +62,19 @@ export function registerCreateKey(app: App, ctx: AppContext): void {
           { 'retry-after': String(r.resetSeconds) },
         );
       }
-      const { key, record } = await ctx.keys.create(email.trim(), ctx.limits.keyDaily);
+      const issue = await ctx.keys.create(email, ctx.limits.keyDaily);
+      if (!issue.issued) {
+        throw new ApiError(
+          'key_already_issued',
+          'A key was already issued to this email address',
+          'Keys are stored only as hashes, so it cannot be shown again: keep using it (Authorization: Bearer ' +
+            `<key>). Anonymous access needs no key (${ctx.limits.anonDaily.toLocaleString('en-US')} requests/day per IP).`,
+        );
+      }
       const body = {
-        key,
-        email: record.email,
-        daily_limit: record.daily_limit,
+        key: issue.key,
+        email: issue.record.email,
+        daily_limit: issue.record.daily_limit,
         usage:
           'Optional: anonymous access works too. Send Authorization: Bearer <key> or ?key=<key> for the higher limit.',
       };

@@ -20,6 +20,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Invalid API key: omit it for anonymous access or create one with POST /v1/keys.',
   404: 'Not found.',
   405: 'Method not allowed.',
+  409: 'A key was already issued to this email address; it is not shown again.',
   413: 'Request body too large.',
   415: 'Unsupported media type.',
   429: 'Daily rate limit exceeded; see Retry-After and RateLimit-Reset.',

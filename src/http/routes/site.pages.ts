@@ -43,7 +43,8 @@ export function registerSitePages(app: App, ctx: AppContext): void {
       const m = /^([a-z0-9-]+)(\.json|\.csv)?$/.exec(req.params.file);
       const name = m?.[1] ?? '';
       const artifacts = await ctx.pages.regime(name);
-      if (!artifacts) throw new ApiError('not_found', `No screen regime "${name}"`, 'See /screens/ for the regimes');
+      // The name is not quoted back: an error body never echoes request input.
+      if (!artifacts) throw new ApiError('not_found', 'No such screen regime', 'See /screens/ for the regimes');
       const etag = `"screen-${name}-${m?.[2] ?? 'html'}-${artifacts.generation}"`;
       if (m?.[2] === '.json') return sendDoc(reply, artifacts.json, JSON_TYPE, etag);
       if (m?.[2] === '.csv') {

@@ -13,7 +13,8 @@ export const getStatusRoute = {
     tags: ['service'],
     summary: 'Operational state',
     description:
-      '`state` is ok, degraded (the store cannot be read, or the last pipeline run failed or lost a venue) or ' +
+      '`state` is ok, degraded (the store cannot be read, the last pipeline run failed or lost a venue, or the ' +
+      "rate-limit counters' Redis cannot be reached) or " +
       'stale (data older than twice the refresh interval, or this server behind the store), with the checks ' +
       'behind it, dataset counts and the latest pipeline runs. Computed per request; never cached. Metered.',
     querystring: z.object({ key: keyParam() }),

@@ -62,13 +62,28 @@ function sourcesList(market: Market): string {
 
 function twins(market: Market): string {
   if (!market.also_on || market.also_on.length === 0) return '';
-  const rows = market.also_on
-    .map(
-      (t) =>
-        `<li><code>${esc(t.venue)}</code> <a href="/v1/markets/${esc(t.market_id)}">${esc(t.market_id)}</a> at ${pct(t.price)}</li>`,
-    )
+  const link = (t: NonNullable<Market['also_on']>[number]) =>
+    `<code>${esc(t.venue)}</code> <a href="/v1/markets/${esc(t.market_id)}">${esc(t.market_id)}</a> at ${pct(t.price)}`;
+  // Issue 16: a related market asks a near-equivalent question (another question_id); say how it differs.
+  const shared = market.also_on.filter((t) => t.relation !== 'related');
+  const related = market.also_on.filter((t) => t.relation === 'related');
+  const sharedRows = shared
+    .map((t) => `<li>${link(t)}${t.relation === 'complement' ? ' (the other side)' : ''}</li>`)
     .join('');
-  return `<p>Same question elsewhere (<code>${esc(market.question_id ?? '')}</code>):</p><ul>${rows}</ul>`;
+  const relatedRows = related
+    .map((t) => {
+      const diffs = (t.differences ?? [])
+        .filter((d) => d.type !== 'wording')
+        .map((d) => `${esc(d.type)}: venue_a ${esc(d.venue_a ?? 'unstated')}, venue_b ${esc(d.venue_b ?? 'unstated')}`)
+        .join('; ');
+      return `<li>${link(t)}${diffs ? ` <span class="muted">— differs in ${diffs}</span>` : ''}</li>`;
+    })
+    .join('');
+  return (
+    (shared.length
+      ? `<p>Same question elsewhere (<code>${esc(market.question_id ?? '')}</code>):</p><ul>${sharedRows}</ul>`
+      : '') + (related.length ? `<p>Near-equivalent elsewhere (another question_id):</p><ul>${relatedRows}</ul>` : '')
+  );
 }
 
 function marketSection(market: Market, marks: readonly Mark[]): string {

@@ -64,6 +64,8 @@ function statusBucket(status: unknown): 'unopened' | 'open' | 'closed' | 'settle
     case 'finalized':
     case 'settled':
     case 'determined':
+    case 'disputed':
+    case 'amended':
       return 'settled';
     default:
       return 'open';

@@ -33,6 +33,7 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
   const byTicker = new Map<string, unknown>();
   const series: Record<string, unknown> = {};
   let error: string | null = null;
+  const degraded: Record<string, string> = {};
   try {
     for (const status of VENUE_A_STATUSES) {
       let cursor = '';
@@ -64,6 +65,8 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
       (e) => isRecord(e) && Array.isArray(e.markets) && e.markets.length > 0,
     );
     const tickers = [...new Set(withMarkets.flatMap((e) => seriesTickerOf(e) ?? []))].sort();
+    let seriesFailed = 0;
+    let firstFailure = '';
     await mapBounded(tickers, opts.concurrency ?? 4, async (t) => {
       try {
         const body = await http.getJson(`${base}/series/${encodeURIComponent(t)}`, { allow404: true });
@@ -74,12 +77,18 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
       } catch (err) {
         // A series is enrichment (sources, terms URL): its loss is logged, not fatal for the pull.
         if (err instanceof VenueFetchError && err.kind === 'aborted') throw err;
+        seriesFailed++;
+        firstFailure ||= (err as Error).message;
         opts.logger?.warn(
           { venue: 'venue_a', series: t, err: (err as Error).message },
           'venue_a: series not fetched; its markets go without settlement sources',
         );
       }
     });
+    // Lost series are a fallback the run must own up to (issue 15): their markets go without sources.
+    if (seriesFailed > 0) {
+      degraded.series = `${seriesFailed} of ${tickers.length} series could not be fetched (first error: ${firstFailure}); their markets go without settlement sources`;
+    }
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
     opts.logger?.warn({ venue: 'venue_a', err: error, events_so_far: byTicker.size }, 'venue_a: pull failed');
@@ -97,6 +106,7 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
     books: {},
     pulled: countVenueARecords(events),
     error,
+    ...(Object.keys(degraded).length > 0 ? { degraded } : {}),
     requests: s.requests,
     retries: s.retries,
   };

@@ -4,10 +4,26 @@
  * Scope: multivariate combos (`mve_collection_ticker` / `mve_selected_legs`), non-binary markets and
  * categories outside the nine are counted with a reason and not stored.
  */
-import { emptyVenueFacts, type FieldProvenance, type VenueFacts } from '../../domain/index.ts';
+import {
+  emptyVenueFacts,
+  type FieldProvenance,
+  type MarketStatus,
+  type ResolutionHistory,
+  type VenueFacts,
+} from '../../domain/index.ts';
 import { type CategoryVerdict, categoryFromKeywords, categoryFromVenueA, refinePolitics } from '../categories.ts';
 import { isoOrNull, isRecord, numOrNull, slugify, strOrNull } from '../parse.ts';
-import { baseEvent, baseMarket, marketProblem, nonNegative, prob, pushEvent, ResultBuilder, usd } from '../records.ts';
+import {
+  baseEvent,
+  baseMarket,
+  lifecycleStatus,
+  marketProblem,
+  nonNegative,
+  prob,
+  pushEvent,
+  ResultBuilder,
+  usd,
+} from '../records.ts';
 import type { IdResolver, NormalizedMarket, NormalizeResult, RawVenuePull, VenueQuote } from '../types.ts';
 import {
   schemaReason,
@@ -34,8 +50,13 @@ function fp(fpValue: unknown, intValue: unknown): number | null {
   return numOrNull(fpValue) ?? numOrNull(intValue);
 }
 
-/** venue_a status → canonical status; null for a status we do not know (the record is rejected). */
-export function venueAStatus(status: string | null | undefined): 'open' | 'closed' | 'resolved' | null {
+/**
+ * venue_a status → canonical status; null for a status we do not know (the record is rejected). Kalshi v2's
+ * lifecycle is initialized → active → closed → determined (outcome set, settlement timer running) → finalized,
+ * with `disputed` and `amended` on the way. An outcome is final only once `finalized` (older records:
+ * `settled`): `determined` and `disputed` are closed markets whose outcome is proposed, not committed.
+ */
+export function venueAStatus(status: string | null | undefined): MarketStatus | null {
   switch ((status ?? '').toLowerCase()) {
     case 'active':
     case 'open':
@@ -45,14 +66,36 @@ export function venueAStatus(status: string | null | undefined): 'open' | 'close
     case 'closed':
     case 'inactive':
     case 'paused':
+    case 'determined':
+    case 'disputed':
       return 'closed';
     case 'settled':
     case 'finalized':
-    case 'determined':
       return 'resolved';
+    case 'amended':
+      return 'amended';
     default:
       return null;
   }
+}
+
+/** Kalshi statuses that are steps of settlement: the resolution history a venue_a snapshot can show. */
+const SETTLEMENT_STATES = new Set(['determined', 'disputed', 'amended', 'finalized', 'settled']);
+
+/**
+ * The resolution process a venue_a snapshot shows: its one settlement state, if any. `determined` is the
+ * exchange's outcome determination (a proposal in spec §6 terms) and `disputed` a challenge to it; Kalshi
+ * publishes no history, so earlier steps are known only from the log of earlier runs.
+ */
+export function venueAResolutionHistory(status: string | null | undefined): ResolutionHistory | null {
+  const state = (status ?? '').toLowerCase();
+  if (!SETTLEMENT_STATES.has(state)) return null;
+  return {
+    state,
+    statuses: [state],
+    proposals: state === 'determined' ? 1 : 0,
+    disputes: state === 'disputed' ? 1 : 0,
+  };
 }
 
 /** Normalizes a venue_a pull. Every pulled record ends normalized, out of scope or rejected. */
@@ -178,8 +221,11 @@ function buildMarket(
   ids: IdResolver,
   now: string,
 ): NormalizedMarket | string {
-  const status = venueAStatus(mk.status);
-  if (status === null) return `unknown_status:${mk.status ?? 'missing'}`;
+  const venueStatus = venueAStatus(mk.status);
+  if (venueStatus === null) return `unknown_status:${mk.status ?? 'missing'}`;
+  const closeAt = isoOrNull(mk.close_time);
+  const lifecycle = lifecycleStatus(venueStatus, closeAt, now, `status "${mk.status}"`);
+  const status = lifecycle.status;
   const prov: FieldProvenance = {};
   const set = (k: string, p: FieldProvenance[string] = API) => {
     prov[k] = p;
@@ -193,7 +239,7 @@ function buildMarket(
   const result = (mk.result ?? '').toLowerCase();
   let outcome: string | null = null;
   let value: number | null = null;
-  if (status === 'resolved') {
+  if (status === 'resolved' || status === 'amended') {
     if (result === 'yes') outcome = 'YES';
     else if (result === 'no') outcome = 'NO';
     else if (result === 'scalar') {
@@ -218,11 +264,11 @@ function buildMarket(
     'category_raw',
     'close_at',
     'last_trading_date',
-    'status',
     'resolution_rules_raw',
     'settlement_currency',
   ])
     set(k);
+  set('status', lifecycle.provenance);
   if (subtitle) set('description_raw');
   if (subtitle) set('group_item_title');
   if (resolveAt)
@@ -233,8 +279,11 @@ function buildMarket(
   if (sources) set('resolution_source_list', { source: 'platform_api', note: 'series settlement_sources' });
   if (series?.contract_terms_url)
     set('contract_terms_url', { source: 'platform_api', note: 'series contract_terms_url' });
-  if (outcome) set('resolution_outcome');
-  if (mk.settlement_ts) set('resolved_at');
+  if (outcome) set('resolution_outcome', { source: 'platform_api', note: `result "${mk.result}"` });
+  const resolvedAt = outcome !== null ? isoOrNull(mk.settlement_ts) : null;
+  if (resolvedAt) set('resolved_at', { source: 'platform_api', note: 'settlement_ts' });
+  const history = venueAResolutionHistory(mk.status);
+  if (history) set('resolution_history', { source: 'platform_api', note: `status "${mk.status}"` });
   set('tick_size');
   const market = baseMarket(
     {
@@ -250,8 +299,8 @@ function buildMarket(
       tick_size: tick !== null ? tick / 100 : step,
       contract_multiplier: venueAPrice(mk.notional_value_dollars, mk.notional_value) ?? 1,
       group_item_title: subtitle,
-      close_at: isoOrNull(mk.close_time),
-      last_trading_date: isoOrNull(mk.close_time),
+      close_at: closeAt,
+      last_trading_date: closeAt,
       resolve_at: resolveAt,
       status,
       resolution_rules_raw: rules,
@@ -259,8 +308,9 @@ function buildMarket(
       contract_terms_url: strOrNull(series?.contract_terms_url),
       resolution_outcome: outcome,
       resolution_value: value,
-      resolved_at: status === 'resolved' ? isoOrNull(mk.settlement_ts) : null,
+      resolved_at: resolvedAt,
       field_provenance: prov,
+      resolution_history: history,
     },
     now,
   );
@@ -288,6 +338,26 @@ function facts(mk: VenueAMarket, ev: VenueAEvent, series: VenueASeries | null): 
     mutually_exclusive: ev.mutually_exclusive ?? null,
     early_close_condition: strOrNull(mk.early_close_condition),
     venue_tags: series?.tags ?? [],
+  };
+}
+
+/**
+ * The venue's own time for a venue_a quote (served as `price_as_of`). Kalshi's market has no trade or quote
+ * timestamp: `updated_time` (its last update) is the closest it gives, then the event's `last_updated_ts`.
+ * Markets nested in events carry the placeholder `0001-01-01` there, and some events no `last_updated_ts`:
+ * then the time is null and says why — never the pull or build time dressed up as the venue's.
+ */
+function quoteTime(mk: VenueAMarket, ev: VenueAEvent): { at: string | null; provenance: FieldProvenance[string] } {
+  const updated = isoOrNull(mk.updated_time);
+  if (updated) return { at: updated, provenance: { source: 'platform_api', note: 'market updated_time' } };
+  const eventUpdated = isoOrNull(ev.last_updated_ts);
+  if (eventUpdated) return { at: eventUpdated, provenance: { source: 'platform_api', note: 'event last_updated_ts' } };
+  return {
+    at: null,
+    provenance: {
+      source: 'null_by_venue_limitation',
+      note: 'venue_a gave no update time for this market (placeholder updated_time, no event last_updated_ts)',
+    },
   };
 }
 
@@ -327,8 +397,7 @@ function quote(mk: VenueAMarket, ev: VenueAEvent): VenueQuote {
     volume_total_usd: { source: 'imputed', note: 'venue volume is in contracts; × last price (mid when no trade)' },
     volume_24h_usd: { source: 'imputed', note: 'venue volume_24h is in contracts; × last price (mid when no trade)' },
     open_interest_usd: { source: 'platform_api', note: 'open interest in contracts × notional value ($1)' },
-    source_updated_at:
-      mk.updated_time && isoOrNull(mk.updated_time) ? API : { source: 'platform_api', note: 'event last_updated_ts' },
+    source_updated_at: quoteTime(mk, ev).provenance,
   };
   const raw: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(mk)) if (QUOTE_KEY.test(k)) raw[k] = v;
@@ -346,7 +415,7 @@ function quote(mk: VenueAMarket, ev: VenueAEvent): VenueQuote {
     volume_total_usd: usd(volume, volumePrice),
     open_interest_usd: usd(oi, notional),
     liquidity_usd: nonNegative(venueAPrice(mk.liquidity_dollars, mk.liquidity)),
-    source_updated_at: isoOrNull(mk.updated_time) ?? isoOrNull(ev.last_updated_ts),
+    source_updated_at: quoteTime(mk, ev).at,
     provenance,
     raw,
   };

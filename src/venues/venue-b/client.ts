@@ -35,6 +35,7 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
   const byId = new Map<string, unknown>();
   const books: Record<string, unknown> = {};
   let error: string | null = null;
+  const degraded: Record<string, string> = {};
   try {
     for (const closed of [false, true]) {
       for (let page = 0, offset = 0; ; page++, offset += limit) {
@@ -55,6 +56,8 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
     }
     const tokens = bookCandidates([...byId.values()]).slice(0, maxBooks);
     let missing = 0;
+    let failed = 0;
+    let firstFailure = '';
     await mapBounded(tokens, opts.concurrency ?? 4, async (token) => {
       try {
         const body = await http.getJson(`${clob}/book?token_id=${encodeURIComponent(token)}`, { allow404: true });
@@ -63,6 +66,8 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
       } catch (err) {
         if (err instanceof VenueFetchError && err.kind === 'aborted') throw err;
         missing++;
+        failed++;
+        firstFailure ||= (err as Error).message;
         opts.logger?.warn(
           { venue: 'venue_b', token, err: (err as Error).message },
           'venue_b: book not fetched; sizes for this market stay null (null_by_venue_limitation)',
@@ -70,6 +75,10 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
       }
     });
     if (missing > 0) opts.logger?.info({ venue: 'venue_b', missing, asked: tokens.length }, 'venue_b: books missing');
+    // A 404 is a market without a book; a failed request is a fallback the run must own up to (issue 15).
+    if (failed > 0) {
+      degraded.order_books = `${failed} of ${tokens.length} order books could not be fetched (first error: ${firstFailure}); their sizes stay null`;
+    }
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
     opts.logger?.warn({ venue: 'venue_b', err: error, events_so_far: byId.size }, 'venue_b: pull failed');
@@ -87,6 +96,7 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
     books,
     pulled: countVenueBRecords(events),
     error,
+    ...(Object.keys(degraded).length > 0 ? { degraded } : {}),
     requests: s.requests,
     retries: s.retries,
   };

@@ -4,10 +4,20 @@
  * the event's tags (table in categories.ts) or, when no tag maps, the keyword classifier
  * (provenance `derived`).
  */
-import { emptyVenueFacts, type FieldProvenance, type VenueFacts } from '../../domain/index.ts';
+import { emptyVenueFacts, type FieldProvenance, type ResolutionHistory, type VenueFacts } from '../../domain/index.ts';
 import { type CategoryVerdict, categoryFromKeywords, categoryFromVenueBTags, refinePolitics } from '../categories.ts';
 import { decodeJsonList, idOrNull, isoOrNull, isRecord, numOrNull, slugify, strOrNull } from '../parse.ts';
-import { baseEvent, baseMarket, marketProblem, nonNegative, prob, pushEvent, ResultBuilder, usd } from '../records.ts';
+import {
+  baseEvent,
+  baseMarket,
+  lifecycleStatus,
+  marketProblem,
+  nonNegative,
+  prob,
+  pushEvent,
+  ResultBuilder,
+  usd,
+} from '../records.ts';
 import type { IdResolver, NormalizedMarket, NormalizeResult, RawVenuePull, VenueQuote } from '../types.ts';
 import { schemaReason } from '../venue-a/schemas.ts';
 import {
@@ -149,6 +159,49 @@ function decodeMarket(raw: unknown): Decoded | { outOfScope: string } | string {
   };
 }
 
+/**
+ * The UMA resolution process Gamma reports: `umaResolutionStatuses` (oldest first), then the current
+ * `umaResolutionStatus` when the list does not end with it (Gamma often sends `["proposed"]` with status
+ * `resolved`). Null when the market has neither.
+ * @example venueBResolutionHistory(['proposed', 'disputed', 'proposed'], 'resolved') // { state: 'resolved', statuses: [… 'resolved'], proposals: 2, disputes: 1 }
+ */
+export function venueBResolutionHistory(
+  list: readonly string[],
+  current: string | null | undefined,
+): ResolutionHistory | null {
+  const statuses = list.map((x) => x.trim().toLowerCase()).filter((x) => x !== '');
+  const state = strOrNull(current)?.toLowerCase() ?? statuses.at(-1) ?? null;
+  if (state !== null && statuses.at(-1) !== state) statuses.push(state);
+  if (statuses.length === 0) return null;
+  return {
+    state,
+    statuses,
+    proposals: statuses.filter((x) => x === 'proposed').length,
+    disputes: statuses.filter((x) => x === 'disputed').length,
+  };
+}
+
+/** Gamma's outcomePrices at an exact 1/0 (the settled form of markets that predate the UMA fields). */
+function exactBinary(prices: number[] | null): boolean {
+  return prices !== null && prices.length === 2 && prices.includes(1) && prices.includes(0);
+}
+
+/** Float dust Gamma leaves on settled prices (0.9999992…, 7.8e-7). */
+const SETTLED_DUST = 1e-4;
+
+/**
+ * The outcome a settled market's final outcomePrices say: YES at [1, 0], NO at [0, 1] (within float dust), a
+ * 50-50 resolution at [0.5, 0.5] (outcome "0.5", value 0.5); null for anything else (no outcome is invented).
+ */
+export function settlementOf(prices: number[] | null): { outcome: string; value: number | null } | null {
+  if (prices === null || prices.length !== 2) return null;
+  const [yes, no] = prices as [number, number];
+  if (yes >= 1 - SETTLED_DUST && no <= SETTLED_DUST) return { outcome: 'YES', value: null };
+  if (no >= 1 - SETTLED_DUST && yes <= SETTLED_DUST) return { outcome: 'NO', value: null };
+  if (yes === 0.5 && no === 0.5) return { outcome: '0.5', value: 0.5 };
+  return null;
+}
+
 function eventCategory(ev: VenueBEvent, markets: Decoded[]): CategoryVerdict {
   const tags = (ev.tags ?? []).map((t) => ({ slug: strOrNull(t.slug), label: strOrNull(t.label) }));
   const fromTags = categoryFromVenueBTags(tags);
@@ -178,20 +231,24 @@ function buildMarket(
   const set = (k: string, p: FieldProvenance[string] = API) => {
     prov[k] = p;
   };
-  const settledPrices = prices !== null && prices.length === 2 && prices.includes(1) && prices.includes(0);
-  const closed = mk.closed === true;
-  const status =
-    closed && (mk.umaResolutionStatus === 'resolved' || settledPrices) ? 'resolved' : closed ? 'closed' : 'open';
-  let outcome: string | null = null;
-  let value: number | null = null;
-  if (status === 'resolved' && prices && prices.length === 2) {
-    if (prices[0] === 1) outcome = 'YES';
-    else if (prices[1] === 1) outcome = 'NO';
-    else {
-      value = prices[0] ?? null;
-      outcome = value === null ? null : String(value);
-    }
-  }
+  const history = venueBResolutionHistory(d.umaStatuses, mk.umaResolutionStatus);
+  const umaResolved = history?.state === 'resolved';
+  // The outcome is read off the final outcomePrices only when the venue says the market is settled: UMA
+  // resolved (prices then sit at 1/0, within float dust, or 0.5/0.5 for a 50-50 resolution), or closed at an
+  // exact 1/0 (older markets without UMA fields).
+  const settlement = umaResolved || (mk.closed === true && exactBinary(prices)) ? settlementOf(prices) : null;
+  const venueStatus =
+    (mk.closed === true || umaResolved) && settlement !== null ? 'resolved' : mk.closed === true ? 'closed' : 'open';
+  const endDate = isoOrNull(mk.endDate) ?? isoOrNull(ev.endDate);
+  const lifecycle = lifecycleStatus(
+    venueStatus,
+    endDate,
+    now,
+    `closed ${mk.closed ?? null}, umaResolutionStatus ${JSON.stringify(mk.umaResolutionStatus ?? null)}`,
+  );
+  const status = lifecycle.status;
+  const outcome = status === 'resolved' && settlement ? settlement.outcome : null;
+  const value = status === 'resolved' && settlement ? settlement.value : null;
   const sourceField = strOrNull(mk.resolutionSource) ?? strOrNull(ev.resolutionSource);
   const sources = sourceField
     ? [
@@ -200,16 +257,15 @@ function buildMarket(
           : { name: sourceField, url: null, provenance: 'platform_api' as const },
       ]
     : null;
-  const endDate = isoOrNull(mk.endDate) ?? isoOrNull(ev.endDate);
-  for (const k of [
-    'platform_market_id',
-    'platform_event_id',
-    'question_raw',
-    'description_raw',
-    'status',
-    'settlement_currency',
-  ])
+  for (const k of ['platform_market_id', 'platform_event_id', 'question_raw', 'description_raw', 'settlement_currency'])
     set(k);
+  set('status', lifecycle.provenance);
+  if (history) {
+    set('resolution_history', {
+      source: 'platform_api',
+      note: 'Gamma umaResolutionStatuses, then umaResolutionStatus when the list lags it',
+    });
+  }
   set('resolution_rules_raw', { source: 'platform_api', note: 'venue_b description (its resolution text)' });
   if (endDate)
     for (const k of ['close_at', 'last_trading_date', 'resolve_at'])
@@ -249,6 +305,7 @@ function buildMarket(
       resolution_value: value,
       resolved_at: resolvedAt,
       field_provenance: prov,
+      resolution_history: history,
     },
     now,
   );
@@ -289,6 +346,26 @@ function best(levels: ClobBook['bids'], side: 'bid' | 'ask'): { price: number; s
   return top;
 }
 
+/**
+ * The venue's own time for a venue_b quote (served as `price_as_of`): the CLOB book's `timestamp` when the
+ * bid/ask came from a book, else the Gamma market's `updatedAt` (Gamma rewrites it as prices move); null with
+ * the reason when neither is there — never the pull or build time.
+ */
+function quoteTimeOf(
+  mk: VenueBMarket,
+  book: ClobBook | null,
+): { at: string | null; provenance: FieldProvenance[string] } {
+  const bookMs = numOrNull(book?.timestamp);
+  const bookAt = bookMs === null ? null : isoOrNull(bookMs);
+  if (bookAt) return { at: bookAt, provenance: { source: 'platform_api', note: 'CLOB book timestamp' } };
+  const updated = isoOrNull(mk.updatedAt);
+  if (updated) return { at: updated, provenance: { source: 'platform_api', note: 'Gamma market updatedAt' } };
+  return {
+    at: null,
+    provenance: { source: 'null_by_venue_limitation', note: 'Gamma gave no updatedAt and no book was read' },
+  };
+}
+
 function quote(d: Decoded, book: ClobBook | null): VenueQuote {
   const { mk } = d;
   const bid = book ? best(book.bids, 'bid') : null;
@@ -304,6 +381,7 @@ function quote(d: Decoded, book: ClobBook | null): VenueQuote {
   const fromBook = (x: unknown, note: string): FieldProvenance[string] =>
     x ? { source: 'platform_api', note } : noBook;
   const comp = (p: number | null) => (p === null ? null : prob(1 - p));
+  const quoteTime = quoteTimeOf(mk, book);
   const provenance: FieldProvenance = {
     yes_bid: bid ? { source: 'platform_api', note: 'CLOB best bid' } : API,
     yes_ask: ask ? { source: 'platform_api', note: 'CLOB best ask' } : API,
@@ -319,7 +397,7 @@ function quote(d: Decoded, book: ClobBook | null): VenueQuote {
     volume_24h_usd: { source: 'platform_api', note: 'native USDC' },
     open_interest_usd: { source: 'null_by_venue_limitation', note: 'Gamma gives no per-market open interest' },
     liquidity_usd: API,
-    source_updated_at: API,
+    source_updated_at: quoteTime.provenance,
   };
   return {
     yes_bid: yesBid,
@@ -335,7 +413,7 @@ function quote(d: Decoded, book: ClobBook | null): VenueQuote {
     volume_total_usd: nonNegative(numOrNull(mk.volumeNum) ?? numOrNull(mk.volume)),
     open_interest_usd: null,
     liquidity_usd: nonNegative(numOrNull(mk.liquidityNum) ?? numOrNull(mk.liquidity)),
-    source_updated_at: isoOrNull(mk.updatedAt),
+    source_updated_at: quoteTime.at,
     provenance,
     raw: {
       bestBid: mk.bestBid ?? null,
