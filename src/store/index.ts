@@ -54,6 +54,7 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
+    attachStaging(database, path);
     const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
     return new SqlStore(db, { engine: 'sqlite', ...(opts.now ? { now: opts.now } : {}) });
   }
@@ -73,6 +74,25 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     return new SqlStore(db, { engine: 'postgres', ...(opts.now ? { now: opts.now } : {}) });
   }
   throw new Error(`unsupported database URL '${dbUrl}': use sqlite:PATH or postgres://user@host:port/db`);
+}
+
+/**
+ * SQLite: a run's staged history marks (issue 15: nothing unpublished is visible) live in a scratch database
+ * attached as `staging` (`<store>.staging`, or in memory for an in-memory store), not in the store file. A
+ * first start stages about half a million marks and the publish moves them into `marks`; in the store file
+ * the emptied staging pages would stay allocated (about 840 MB on the simulated universe), here they are
+ * given back after each run (SqlStore.releaseStaging). The scratch file holds nothing that cannot be
+ * lost: a rollback journal (crash-safe without WAL's growth), no fsync. Unqualified `staged_marks` resolves
+ * to it because the store file has no table of that name (migration 0004 creates it on PostgreSQL only).
+ */
+function attachStaging(database: Database.Database, path: string): void {
+  const scratch = path === ':memory:' ? ':memory:' : `${path}.staging`;
+  database.prepare('ATTACH DATABASE ? AS staging').run(scratch);
+  database.pragma('staging.journal_mode = TRUNCATE');
+  database.pragma('staging.synchronous = OFF');
+  database.exec(`CREATE TABLE IF NOT EXISTS staging.staged_marks (
+    run_id integer NOT NULL, market_id text NOT NULL, snapshot_date text NOT NULL, record text NOT NULL,
+    PRIMARY KEY (run_id, market_id, snapshot_date))`);
 }
 
 function quoteIdent(name: string): string {

@@ -256,14 +256,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // from one still going, and mark it `aborted`.
     version: '0004_published_only',
     async up(db, engine) {
-      await db.schema
-        .createTable('staged_marks')
-        .addColumn('run_id', engine === 'sqlite' ? 'integer' : 'bigint', (c) => c.notNull())
-        .addColumn('market_id', 'text', (c) => c.notNull())
-        .addColumn('snapshot_date', 'text', (c) => c.notNull())
-        .addColumn('record', 'text', (c) => c.notNull())
-        .addPrimaryKeyConstraint('staged_marks_pk', ['run_id', 'market_id', 'snapshot_date'])
-        .execute();
+      // SQLite keeps the table in an attached scratch database beside the store instead (index.ts,
+      // `attachStaging`), so a history catch-up's staged rows never leave free pages in the store file.
+      if (engine === 'postgres')
+        await db.schema
+          .createTable('staged_marks')
+          .addColumn('run_id', 'bigint', (c) => c.notNull())
+          .addColumn('market_id', 'text', (c) => c.notNull())
+          .addColumn('snapshot_date', 'text', (c) => c.notNull())
+          .addColumn('record', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('staged_marks_pk', ['run_id', 'market_id', 'snapshot_date'])
+          .execute();
       await db.schema.alterTable('pipeline_runs').addColumn('owner', 'text').execute();
     },
   },

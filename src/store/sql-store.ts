@@ -435,7 +435,7 @@ export class SqlStore implements Store {
   }
 
   async abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean> {
-    return this.root.transaction().execute(async (trx) => {
+    const aborted = await this.root.transaction().execute(async (trx) => {
       if (this.engine === 'postgres') {
         const { rows } = await sql<{
           free: boolean;
@@ -451,6 +451,24 @@ export class SqlStore implements Store {
       await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
       return Number(result.numUpdatedRows) === 1;
     });
+    await this.releaseStaging();
+    return aborted;
+  }
+
+  /**
+   * SQLite: gives the staging scratch database's pages back once no run stages anything (index.ts,
+   * `attachStaging`). Rows of a run that is no longer running are dropped first: the store file and the
+   * scratch file commit separately, so a publish that died between the two commits may have left them.
+   */
+  private async releaseStaging(): Promise<void> {
+    if (this.engine !== 'sqlite') return;
+    await sql`DELETE FROM staged_marks WHERE run_id NOT IN
+      (SELECT run_id FROM pipeline_runs WHERE status = 'running')`.execute(this.root);
+    const row = await this.root
+      .selectFrom('staged_marks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    if (Number(row?.n ?? 0) === 0) await sql`VACUUM staging`.execute(this.root);
   }
 
   stageMarks(runId: number, marks: readonly NewMark[]): Promise<void> {
@@ -478,7 +496,7 @@ export class SqlStore implements Store {
     finish: (written: T) => RunFinish,
     beforeCommit?: () => Promise<void> | void,
   ): Promise<{ generation: number; written: T }> {
-    return this.root.transaction().execute((trx) =>
+    const published = await this.root.transaction().execute((trx) =>
       this.inTransaction.run(true, async () => {
         // Taken first: publishes never interleave their writes (and so never deadlock on each other's rows).
         if (this.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LOCK_GENERATION})`.execute(trx);
@@ -499,6 +517,8 @@ export class SqlStore implements Store {
         return { generation, written };
       }),
     );
+    await this.releaseStaging();
+    return published;
   }
 
   async finishRun(
@@ -508,7 +528,7 @@ export class SqlStore implements Store {
     finishedAt: string,
     publish: boolean,
   ): Promise<number> {
-    return this.root.transaction().execute(async (trx) => {
+    const generation = await this.root.transaction().execute(async (trx) => {
       if (this.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${LOCK_GENERATION})`.execute(trx);
       await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
       const current = await this.publishedGeneration(trx);
@@ -526,6 +546,8 @@ export class SqlStore implements Store {
       if (Number(result.numUpdatedRows) !== 1) throw new Error(`finishRun: no pipeline run ${runId}`);
       return publish ? current + 1 : current;
     });
+    await this.releaseStaging();
+    return generation;
   }
 
   generation(): Promise<number> {
