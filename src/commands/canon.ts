@@ -14,10 +14,14 @@ Usage: pmref canon FILE... [--json]
 
 Reads venue-native (venue_a events/markets, venue_b Gamma events/markets) or canonical market
 records from each FILE (one record, a list, or any recorded fixture shape) and prints each market's
-claim key, its question_id or the reason it has none, and the cross-venue links the ids make.
+claim key, its question_id or the reason it has none, and the cross-venue links: same and complement
+(a shared question_id) and related (different keys that differ only in typed parts, listed).
 
 Options:
-  --json   print {"markets": [{venue, native_id, question_id, reason?, claim_key}], "links": [[a, b, "same"|"complement"]]}
+  --json   print {"markets": [{venue, native_id, question_id, reason?, claim_key}],
+           "links": [[venue_a id, venue_b id, "same"|"complement"|"related", differences?]]}
+           (a venue_b market is named by its conditionId; differences, on related links only, are
+           [{type, venue_a, venue_b}] with type resolves_on|horizon|threshold|source|scope|death_rule|wording)
 `;
 
 interface Row {
@@ -57,7 +61,12 @@ export const canonCommand: Command = {
           question_id: qid,
           claim_key: claim.normalized,
         });
-        return { ...r.market, question_id: qid, direction: claim.key.direction };
+        return {
+          ...r.market,
+          question_id: qid,
+          direction: claim.key.direction,
+          claim_key: { ...claim.key, normalized: claim.normalized },
+        };
       }
       rows.push({
         venue: r.market.platform,
@@ -68,8 +77,10 @@ export const canonCommand: Command = {
       });
       return r.market;
     });
-    const links = crossVenueLinks(markets).map(
-      (l) => [l.a.platform_market_id, l.b.platform_market_id, l.kind] as const,
+    const links = crossVenueLinks(markets).map((l) =>
+      l.differences
+        ? ([l.a.platform_market_id, l.b.platform_market_id, l.kind, l.differences] as const)
+        : ([l.a.platform_market_id, l.b.platform_market_id, l.kind] as const),
     );
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ markets: rows, links })}\n`);
@@ -81,8 +92,18 @@ export const canonCommand: Command = {
       );
     }
     const keyed = rows.filter((r) => r.question_id).length;
-    process.stdout.write(`\n${rows.length} markets, ${keyed} keyed, ${links.length} cross-venue links\n`);
-    for (const [a, b, kind] of links) process.stdout.write(`  ${kind.padEnd(10)} ${a}  <->  ${b}\n`);
+    const count = (k: string) => links.filter((l) => l[2] === k).length;
+    process.stdout.write(
+      `\n${rows.length} markets, ${keyed} keyed, ${links.length} cross-venue links (same ${count('same')}, complement ${count('complement')}, related ${count('related')})\n`,
+    );
+    for (const [a, b, kind, differences] of links) {
+      process.stdout.write(`  ${kind.padEnd(10)} ${a}  <->  ${b}\n`);
+      for (const d of differences ?? []) {
+        process.stdout.write(
+          `      ${d.type}: venue_a ${d.venue_a ?? '(unstated)'} | venue_b ${d.venue_b ?? '(unstated)'}\n`,
+        );
+      }
+    }
     return 0;
   },
 };

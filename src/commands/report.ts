@@ -1,11 +1,19 @@
 /**
  * `pmref report grades`: the grade, commitment-subtype and source-status distribution per venue and per
- * category over the store (issue 5). A table for a person, `--json` for a machine.
+ * category over the store (issue 5). `pmref report disputes`: the grade against venue_b's UMA disputes
+ * (issue 16, report-disputes.ts). A table for a person, `--json` for a machine.
  */
 
 import { loadConfig } from '../config.ts';
 import type { Event, Market } from '../domain/index.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, type Store } from '../store/index.ts';
+import {
+  type DisputeCase,
+  disputeCasesFromFiles,
+  disputeCasesFromMarkets,
+  disputeReport,
+  formatDisputeReport,
+} from './report-disputes.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
 type Counts = Record<string, number>;
@@ -63,32 +71,81 @@ function table(title: string, group: GradeReport['by_venue']): string {
   return lines.join('\n');
 }
 
+async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(loadConfig().PMREF_DB_URL);
+  try {
+    await store.migrate();
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function print(json: boolean, report: unknown, text: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : text());
+}
+
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'reports over the store: `report grades` (grade, commitment and source-status distribution)',
+  summary: 'reports: `report grades` (grade, commitment, source status) and `report disputes` (grade vs UMA disputes)',
   usage: `
 Usage: pmref report grades [--json]
+       pmref report disputes [--files FILE|DIR ...] [--json]
 
-Prints the distribution of Resolution Clarity Grades, source-commitment subtypes and source statuses
-per venue and per category over every market in the store named by PMREF_DB_URL.
+grades    The distribution of Resolution Clarity Grades, source-commitment subtypes and source statuses
+          per venue and per category over every market in the store named by PMREF_DB_URL.
+
+disputes  The grade backtested against venue_b's UMA dispute history: of the markets with a UMA history
+          (at least one proposal or dispute), how many were disputed, by grade, by score band, by factor
+          rating, by rule and by cap, counts beside every rate; the disputed markets with the factors that
+          decided their grade (those graded A or B are findings); the recorded windows and the caveats.
+          Input: by default the store (venue_b markets with a resolution_history, grade from the stored
+          rcg). With --files (or FILE arguments after 'disputes'), native venue_b files or folders of them
+          are graded in place instead, markets the pipeline keeps out of scope included, e.g.
+            pmref report disputes --files ../shared/fixtures/venues/venue_b
+
+  --json    the report as JSON, for machines
+  --files   venue files or folders (every .json inside) to grade in place; may be repeated
 `,
   async run(args) {
-    const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, true);
-    if (positionals[0] !== 'grades' || positionals.length !== 1)
-      throw new UsageError("name a report: 'pmref report grades'");
-    const config = loadConfig();
-    const store = await openStore(config.PMREF_DB_URL);
-    try {
-      await store.migrate();
-      const report = gradeReport(await store.listMarkets(), await store.listEvents());
-      if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else
-        process.stdout.write(
+    const { values, positionals } = parseFlags(
+      args,
+      { json: { type: 'boolean' }, files: { type: 'string', multiple: true } },
+      true,
+    );
+    const [name, ...rest] = positionals;
+    const json = values.json === true;
+    if (name === 'grades') {
+      if (rest.length > 0 || values.files) throw new UsageError("'pmref report grades' takes no files");
+      const report = await withStore(async (s) => gradeReport(await s.listMarkets(), await s.listEvents()));
+      print(
+        json,
+        report,
+        () =>
           `${report.markets} markets\n\n${table('By venue', report.by_venue)}\n\n${table('By category', report.by_category)}\n`,
-        );
+      );
       return 0;
-    } finally {
-      await store.close();
     }
+    if (name === 'disputes') {
+      const paths = [...(values.files ?? []), ...rest];
+      let cases: DisputeCase[];
+      let ungraded = 0;
+      if (paths.length > 0) {
+        try {
+          cases = disputeCasesFromFiles(paths).cases;
+        } catch (err) {
+          process.stderr.write(`pmref report disputes: ${err instanceof Error ? err.message : String(err)}\n`);
+          return 2;
+        }
+      } else {
+        ({ cases, ungraded } = await withStore(async (s) =>
+          disputeCasesFromMarkets(await s.listMarkets({ venue: 'venue_b' })),
+        ));
+      }
+      const report = disputeReport(cases, paths.length > 0 ? 'files' : 'store', ungraded);
+      print(json, report, () => formatDisputeReport(report));
+      return 0;
+    }
+    throw new UsageError("name a report: 'pmref report grades' or 'pmref report disputes'");
   },
 };

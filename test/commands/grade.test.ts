@@ -58,11 +58,8 @@ describe('pmref grade', () => {
         'rcg',
       ])
         expect(r).toHaveProperty(k);
-    expect(list.map((r) => r.source_commitment_subtype)).toEqual([
-      'named',
-      'uncommitted_placeholder',
-      'committed_secondhand',
-    ]);
+    // The FIFA record is a named primary with a placeholder fallback (issue 16), not a placeholder.
+    expect(list.map((r) => r.source_commitment_subtype)).toEqual(['named', 'named', 'committed_secondhand']);
     expect(list[0]?.source_of_record).toBe('Bureau of Labor Statistics');
     const rcg = list[0]?.rcg as { grade: string; factors: unknown[] } | undefined;
     expect(rcg?.grade).toBe('A');
@@ -85,7 +82,7 @@ describe('pmref grade', () => {
     expect(code).toBe(0);
     expect(out).toContain('Grade A');
     expect(out).toContain('trigger_objectivity');
-    expect(out).toContain('commit.placeholder_optional_fallback');
+    expect(out).toContain('commit.primary_with_fallback');
     expect(out).toContain('hedge: "however, a consensus of credible reporting may also be used"');
     expect(out).toMatch(/description_raw\[\d+\.\.\d+\]: "a consensus of credible reporting"/);
   });

@@ -9,6 +9,10 @@ import { foldText } from './text.ts';
 
 const DEATH_RE = /\b(?:die|dies|died|death|passes away|incapacitat\w*)\b/gi;
 const ANNOUNCE_LEAVE_RE = /announc\w* (?:their|his|her|the) intention to (?:leave|resign|step down)/i;
+// venue_a's "An announcement that <leader> will leave the office within the next year is also encompassed by
+// the Payout Criterion" (and never its negation, "… is not sufficient to resolve the Payout Criterion").
+const ANNOUNCEMENT_THAT_RE =
+  /\ban announcement that [^.]{0,80}\bwill (?:leave|resign|step down)\b[^.]{0,80}\b(?:is (?:also )?encompassed|counts|will count|qualifies)\b/i;
 const PHONE_COUNTS_RE =
   /(including|includ\w*|count\w*|qualif\w*)[^.]{0,80}phone call|phone call[^.]{0,80}(count|qualif)/i;
 const IN_PERSON_RE = /\bin[- ]person\b|physically present/i;
@@ -87,7 +91,7 @@ export function definitionOf(
     else if (/not (count|qualify|be considered)|exclud|does not resolve/.test(s)) defs.add('death:excluded');
     else defs.add('death:counts');
   }
-  if (ANNOUNCE_LEAVE_RE.test(rules)) defs.add('announcement_counts');
+  if (ANNOUNCE_LEAVE_RE.test(rules) || ANNOUNCEMENT_THAT_RE.test(rules)) defs.add('announcement_counts');
   if (ANY_LENGTH_RE.test(rules)) defs.add('any_length');
   if (PHONE_COUNTS_RE.test(rules)) defs.add('contact:any');
   else if (IN_PERSON_RE.test(question) || IN_PERSON_RE.test(rules)) defs.add('contact:in_person');

@@ -1,5 +1,6 @@
 /**
- * Canon (issue 6): canonical events, bundles, claim keys, question_id and cross-venue links.
+ * Canon (issue 6): canonical events, bundles, claim keys, question_id and cross-venue links
+ * (same, complement and, since issue 16, related with typed differences).
  * Pure functions: no I/O, no clock. The pipeline calls `canonEvent` per event, then
  * `linkAcrossVenues` once over every market of the run.
  */
@@ -21,3 +22,12 @@ export type { MarkSummary } from './primary.ts';
 export { primaryMarketOf } from './primary.ts';
 export type { Entity, Registry } from './registry.ts';
 export { buildRegistry, REGISTRY } from './registry.ts';
+export type { ClaimReading } from './relation.ts';
+export {
+  claimKeyOfRecord,
+  HORIZON_TOLERANCE_DAYS,
+  MAX_DIFFERENCES,
+  readClaim,
+  relatedDifferences,
+  THRESHOLD_TOLERANCE,
+} from './relation.ts';

@@ -1,18 +1,24 @@
 /**
- * Cross-venue links from shared question_ids (spec §2.2 `also_on`). Markets on the same venue that
- * share a question_id are not twins of each other (every event is single-venue; a venue does not
- * list one question twice), so only the other venue's markets are listed.
+ * Cross-venue links (spec §2.2 `also_on`, extended by issue 16). Markets on the other venue that share a
+ * question_id are `same` (one side) or `complement` (the other side of one boundary); markets whose claim
+ * keys differ only in typed parts (./relation.ts) are `related`, with those differences. Markets on the same
+ * venue are never linked (every event is single-venue; a venue does not list one question twice).
  */
-import type { AlsoOn, Market } from '../../domain/index.ts';
+import type { AlsoOn, LinkDifference, LinkRelation, Market } from '../../domain/index.ts';
+import { bucketOf, type ClaimReading, claimKeyOfRecord, readClaim, relatedDifferences } from './relation.ts';
 
-export type LinkKind = 'same' | 'complement';
+/** A link's relation (the name the issue-6 API gave it). */
+export type LinkKind = LinkRelation;
 
-/** One cross-venue link: two markets, one per venue, sharing a question_id. */
+/** One cross-venue link: a venue_a market, a venue_b market, their relation and (related) their differences. */
 export interface CrossVenueLink {
   a: Market;
   b: Market;
-  kind: LinkKind;
+  kind: LinkRelation;
+  differences?: LinkDifference[];
 }
+
+const RANK: Record<LinkRelation, number> = { same: 0, complement: 1, related: 2 };
 
 function byQuestion(markets: readonly Market[]): Map<string, Market[]> {
   const groups = new Map<string, Market[]>();
@@ -25,36 +31,55 @@ function byQuestion(markets: readonly Market[]): Map<string, Market[]> {
   return groups;
 }
 
+type Read = [Market, ClaimReading];
+
 /**
- * Sets `also_on` on every market: the markets of the other venue that share its question_id, with
- * their prices (`prices` keyed by market_id; a missing price is null). Null when there are none.
- * Complements (above vs below one boundary) share the question_id and are listed too; their
- * `direction` tells the side.
+ * Related pairs, compared only within a bucket of one subject, measured thing and horizon class, so linking
+ * stays near-linear on the full universe: a horizon that never relaxes (window, date, meeting, event) is part
+ * of the bucket; `by:` deadlines are bucketed by 32-day slot and compared with the neighbouring slots only
+ * (two deadlines at most 31 days apart are never more than one slot apart).
  */
-export function linkAcrossVenues(markets: readonly Market[], prices: ReadonlyMap<string, number | null>): Market[] {
-  const groups = byQuestion(markets);
-  return markets.map((m) => {
-    const twins = m.question_id ? (groups.get(m.question_id) ?? []).filter((t) => t.platform !== m.platform) : [];
-    const alsoOn: AlsoOn =
-      twins.length === 0
-        ? null
-        : twins
-            .map((t) => ({
-              venue: t.platform,
-              market_id: t.market_id,
-              price: clampPrice(prices.get(t.market_id) ?? null),
-            }))
-            .sort((x, y) => x.market_id.localeCompare(y.market_id));
-    const provenance = { ...m.field_provenance, also_on: { source: 'derived' as const, rule: 'canon.also_on' } };
-    return { ...m, also_on: alsoOn, field_provenance: provenance };
-  });
+function relatedLinks(markets: readonly Market[]): CrossVenueLink[] {
+  const buckets = new Map<string, { a: Read[]; b: Read[] }>();
+  const slotOf = (r: ClaimReading): number | null => {
+    const d = /^by:(\d{4}-\d{2}-\d{2})$/.exec(r.horizon)?.[1];
+    return d ? Math.floor(Date.parse(`${d}T00:00:00Z`) / (32 * 86_400_000)) : null;
+  };
+  const keyOf = (r: ClaimReading, slot: number | null) => `${bucketOf(r)}#${slot === null ? r.horizon : `by@${slot}`}`;
+  for (const m of markets) {
+    if (!m.question_id) continue;
+    const key = claimKeyOfRecord(m.claim_key);
+    const reading = key ? readClaim(key) : null;
+    if (!reading) continue;
+    const id = keyOf(reading, slotOf(reading));
+    let bucket = buckets.get(id);
+    if (!bucket) {
+      bucket = { a: [], b: [] };
+      buckets.set(id, bucket);
+    }
+    (m.platform === 'venue_a' ? bucket.a : bucket.b).push([m, reading]);
+  }
+  const links: CrossVenueLink[] = [];
+  for (const { a } of buckets.values()) {
+    for (const [ma, ra] of a) {
+      const slot = slotOf(ra);
+      const near = slot === null ? [keyOf(ra, null)] : [slot - 1, slot, slot + 1].map((s) => keyOf(ra, s));
+      for (const id of near) {
+        for (const [mb, rb] of buckets.get(id)?.b ?? []) {
+          if (ma.question_id === mb.question_id) continue;
+          const differences = relatedDifferences(ra, rb);
+          if (differences) links.push({ a: ma, b: mb, kind: 'related', differences });
+        }
+      }
+    }
+  }
+  return links;
 }
 
-function clampPrice(p: number | null): number | null {
-  return p === null || !Number.isFinite(p) ? null : Math.min(1, Math.max(0, p));
-}
-
-/** Every cross-venue pair sharing a question_id, `same` when the directions agree, else `complement`. */
+/**
+ * Every cross-venue link: `same` when two markets share a question_id and a direction, `complement` when they
+ * share it on opposite sides, `related` (with differences) when their keys differ only in typed parts.
+ */
 export function crossVenueLinks(markets: readonly Market[]): CrossVenueLink[] {
   const links: CrossVenueLink[] = [];
   for (const group of byQuestion(markets).values()) {
@@ -64,5 +89,45 @@ export function crossVenueLinks(markets: readonly Market[]): CrossVenueLink[] {
       for (const y of b) links.push({ a: x, b: y, kind: x.direction === y.direction ? 'same' : 'complement' });
     }
   }
-  return links;
+  return [...links, ...relatedLinks(markets)];
+}
+
+/**
+ * Sets `also_on` on every market: the other venue's markets linked to it (see `crossVenueLinks`), each with
+ * its relation, its differences when related, and its price (`prices` keyed by market_id; a missing price is
+ * null). Same and complement first, then related, each by market_id. Null when there are none.
+ */
+export function linkAcrossVenues(markets: readonly Market[], prices: ReadonlyMap<string, number | null>): Market[] {
+  const listed = new Map<string, Array<{ other: Market; kind: LinkRelation; differences?: LinkDifference[] }>>();
+  const add = (self: Market, other: Market, kind: LinkRelation, differences?: LinkDifference[]) => {
+    const entry = differences ? { other, kind, differences } : { other, kind };
+    const list = listed.get(self.market_id);
+    if (list) list.push(entry);
+    else listed.set(self.market_id, [entry]);
+  };
+  for (const l of crossVenueLinks(markets)) {
+    add(l.a, l.b, l.kind, l.differences);
+    add(l.b, l.a, l.kind, l.differences);
+  }
+  return markets.map((m) => {
+    const entries = listed.get(m.market_id) ?? [];
+    const alsoOn: AlsoOn =
+      entries.length === 0
+        ? null
+        : entries
+            .sort((x, y) => RANK[x.kind] - RANK[y.kind] || x.other.market_id.localeCompare(y.other.market_id))
+            .map((e) => ({
+              venue: e.other.platform,
+              market_id: e.other.market_id,
+              price: clampPrice(prices.get(e.other.market_id) ?? null),
+              relation: e.kind,
+              ...(e.differences ? { differences: e.differences } : {}),
+            }));
+    const provenance = { ...m.field_provenance, also_on: { source: 'derived' as const, rule: 'canon.also_on' } };
+    return { ...m, also_on: alsoOn, field_provenance: provenance };
+  });
+}
+
+function clampPrice(p: number | null): number | null {
+  return p === null || !Number.isFinite(p) ? null : Math.min(1, Math.max(0, p));
 }

@@ -30,8 +30,11 @@ export interface Commitment {
   record: Candidate | null;
   /** Distinct sources that genuinely compete for the answer (co-equal placeholders count as one). */
   competing: number;
-  /** How competing sources are reconciled: precedence/quorum stated, an authority outranking outlets, or nothing. */
-  conflict_rule: 'precedence' | 'quorum' | 'authority_outranks' | null;
+  /**
+   * How competing sources are reconciled: precedence/quorum stated, an authority outranking outlets, a
+   * declared primary with an optional fallback, or nothing.
+   */
+  conflict_rule: 'precedence' | 'quorum' | 'authority_outranks' | 'primary_declared' | null;
   rule: string;
   evidence: Evidence[];
 }
@@ -76,7 +79,29 @@ interface Decision {
   conflict_rule: Commitment['conflict_rule'];
   rule: string;
   evidence: Evidence[];
+  /** The fallback clause beside a committed source, recorded as its hedge text. */
+  fallback: Span | null;
+  /** Sources listed but not individually visible (venue_a "Source Agencies"), counted as competing. */
+  listed: number;
 }
+
+/** How a placeholder sits beside the concrete sources: a conditional or optional fallback, or a co-equal path. */
+type FallbackKind = 'conditional' | 'optional' | 'coequal';
+/** Words that make a placeholder a fallback to the source already named rather than a co-equal path. */
+const FALLBACK_CUE =
+  /\b(?:however|but|although|though|alternatively|otherwise|secondary|backup|fall ?back|in addition|additionally)\b|;|\b(?:may|might|can|could|will)\s+(?:also\s+)?be\s+(?:used|considered|consulted|referenced|relied)\b|\balso\b/i;
+const COEQUAL_JOIN = /^[^;]{0,100}?(?:^|[\s,)])(?:and|or|and\/or|as well as|along with)\s+(?:on\s+|from\s+|by\s+)?$/i;
+const DECLARED_PRIMARY = /\bprimary (?:resolution )?source\b|\bprimarily\b/i;
+
+/** Standing cues that make a non-authority the originating publisher of its own product. */
+const ORIGINATING_CUES = new Set([
+  'standing.registry_originating',
+  'standing.own_product',
+  'standing.published_methodology',
+]);
+
+/** A source is authority-like when the registry says so or a standing cue shows it originates its number. */
+const authorityLike = (c: Candidate) => c.role === 'authority' || c.originates;
 
 /** Classifies the commitment of a scanned market; see METHODOLOGY.md § Commitment rules for the order. */
 export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidate) => string | null): Commitment {
@@ -91,20 +116,30 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
       : unhedged,
   );
   const hedged = scan.candidates.filter((c) => c.hedged);
-  const coequal: PlaceholderHit[] = scan.placeholders.filter((p) => !p.conditional);
-  const authorities = concrete.filter((c) => c.role === 'authority');
+  const kinds = scan.placeholders.map((p) => ({ p, kind: fallbackKind(scan, p, concrete) }));
+  const coequal: PlaceholderHit[] = kinds.filter((k) => k.kind === 'coequal').map((k) => k.p);
+  const fallback = kinds.find((k) => k.kind !== 'coequal') ?? null;
+  const authorities = concrete.filter(authorityLike);
   const quorum = findInStatements(scan, QUORUM, QUORUM_GATE);
   const ev = (s: Span) => quoteEvidence(doc.field, s);
   const first = <T>(xs: readonly T[]): T | null => xs[0] ?? null;
+  // venue_a "Source Agencies" with no series list on the record: a list of several sources we cannot see.
+  const unlistedAgencies = scan.source_agency_ref !== null && !concrete.some((c) => c.origin === 'venue_field');
 
   let d: Decision;
-  const firstPlaceholder = first(coequal);
+  const firstPlaceholder = first(coequal) ?? (concrete.length === 0 ? (fallback?.p ?? null) : null);
   if (concrete.length === 0) {
     if (firstPlaceholder) {
       d = decision('uncommitted_placeholder', 'commit.placeholder_consensus', firstPlaceholder.span, [
         ev(firstPlaceholder.span),
       ]);
       d.type = 'media_consensus';
+      // "major media outlets including The New York Times, People Magazine, Vogue": a listed menu, several sources.
+      const members = distinctSources(hedged).length;
+      if (members > 0) {
+        d.listed = members + 1;
+        d.evidence.push(...hedged.slice(0, 3).map((c) => candidateEvidence(scan, c)));
+      }
     } else if (hedged[0]) {
       const h = hedged[0];
       d = decision('uncommitted_illustrative', 'commit.illustrative_hedge', h.hedge, [candidateEvidence(scan, h)]);
@@ -115,6 +150,9 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
         ev(scan.source_agency_ref),
       ]);
       d.type = 'media_consensus';
+      d.listed = 2;
+      d.conflict_rule = quorum ? 'quorum' : null;
+      if (quorum) d.evidence.push(ev(quorum));
     } else {
       d = decision('none', 'commit.none', null, []);
     }
@@ -128,19 +166,19 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
       ? 'media_consensus'
       : (authorities[0]?.source_type ?? 'media_consensus');
   } else if (firstPlaceholder) {
-    d = decision(
-      'uncommitted_placeholder',
-      'commit.placeholder_optional_fallback',
-      clauseOf(scan, firstPlaceholder.span),
-      [ev(firstPlaceholder.span), ...concrete.slice(0, 3).map((c) => candidateEvidence(scan, c))],
-    );
+    d = decision('uncommitted_placeholder', 'commit.placeholder_coequal', clauseOf(scan, firstPlaceholder.span), [
+      ev(firstPlaceholder.span),
+      ...concrete.slice(0, 3).map((c) => candidateEvidence(scan, c)),
+    ]);
     d.type = 'media_consensus';
   } else if (authorities.length > 0) {
     // The source the text declares ("The resolution source will be …") leads; otherwise the first authority.
     const declared = authorities.find((c) => c.start !== null && inDeclaration(scan, c.start));
     const primary = precedence ? (concrete[0] ?? null) : (declared ?? authorities[0] ?? null);
     const lead = primary ?? authorities[0] ?? null;
-    d = decision('named', 'commit.single_authority', null, lead ? [candidateEvidence(scan, lead)] : []);
+    const originating = lead?.standing && ORIGINATING_CUES.has(lead.standing.rule);
+    d = decision('named', originating ? 'commit.originating_publisher' : 'commit.single_authority', null, []);
+    d.evidence.push(...(lead ? [candidateEvidence(scan, lead)] : []), ...standingEvidence(scan, lead));
     d.record = lead;
     d.type = lead?.source_type ?? null;
     if (precedence && concrete.length >= 2) {
@@ -152,6 +190,14 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
       d.rule = 'commit.authority_in_menu';
       d.conflict_rule = 'authority_outranks';
       d.evidence.push(...concrete.filter((c) => c !== lead).map((c) => candidateEvidence(scan, c)));
+      if (fallback) {
+        // The authority leads the menu and a placeholder backs it: the order is the mechanism, the menu the conflict rule.
+        d.mechanism = 'precedence';
+        d.fallback = clauseOf(scan, fallback.p.span);
+        d.evidence.push(ev(fallback.p.span));
+      }
+    } else if (fallback) {
+      withFallback(scan, d, fallback, lead, 'commit.primary_with_fallback');
     }
   } else if (scan.source_agency_ref && !concrete.some((c) => c.origin === 'venue_field') && !precedence) {
     // "published by Source Agencies, or … on his social media accounts": the unlisted agencies plus alternatives form a menu.
@@ -160,6 +206,7 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
       ...concrete.map((c) => candidateEvidence(scan, c)),
     ]);
     d.type = 'media_consensus';
+    d.listed = concrete.length + 2;
   } else if (concrete.length === 1 || (precedence && concrete.length >= 2)) {
     const only = concrete[0] ?? null;
     const rule = concrete.length > 1 ? 'commit.secondhand_precedence' : 'commit.single_secondhand';
@@ -170,6 +217,8 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
       d.mechanism = 'precedence';
       d.conflict_rule = 'precedence';
       d.evidence.push(ev(precedence));
+    } else if (fallback) {
+      withFallback(scan, d, fallback, only, 'commit.secondhand_with_fallback');
     }
   } else {
     d = decision(
@@ -181,7 +230,68 @@ export function classifyCommitment(scan: SourceScan, registryUrlOf: (c: Candidat
     d.hedge = menuSpan(scan, concrete);
     d.type = 'media_consensus';
   }
-  return finish(scan, d, concrete, coequal, registryUrlOf);
+  if (d.listed === 0 && unlistedAgencies && d.subtype === 'uncommitted_placeholder') d.listed = 2;
+  return finish(scan, d, concrete, coequal.length > 0 || fallback !== null, registryUrlOf);
+}
+
+/**
+ * A named (or secondhand) source with a placeholder fallback: the source commits, the fallback is
+ * recorded (mechanism `precedence`, hedge text = the fallback clause) and the conflict factor judges
+ * it: a fallback only when the source is unavailable is a stated precedence; an optional fallback
+ * ("however, a consensus of credible reporting may also be used") is a declared primary at best
+ * (partial) and, when the text does not even call the source primary, two paths with no rule (fail).
+ */
+function withFallback(
+  scan: SourceScan,
+  d: Decision,
+  fb: { p: PlaceholderHit; kind: FallbackKind },
+  lead: Candidate | null,
+  rule: string,
+): void {
+  // A primary that is itself an originating publisher keeps that rule id; the fallback is recorded all the same.
+  if (d.rule !== 'commit.originating_publisher') d.rule = rule;
+  d.mechanism = 'precedence';
+  d.fallback = clauseOf(scan, fb.p.span);
+  d.evidence.push(quoteEvidence(scan.doc.field, fb.p.span));
+  if (fb.kind === 'conditional') d.conflict_rule = 'precedence';
+  else {
+    const at = lead?.start ?? fb.p.span.start;
+    const s = scan.statements.find((x) => at >= x.start && at < x.end);
+    d.conflict_rule = s && DECLARED_PRIMARY.test(s.text) ? 'primary_declared' : null;
+  }
+}
+
+/** Conditional, optional or co-equal: decided by the stated condition and the words around the placeholder. */
+function fallbackKind(scan: SourceScan, p: PlaceholderHit, concrete: readonly Candidate[]): FallbackKind {
+  if (p.conditional) return 'conditional';
+  const text = scan.doc.text;
+  const sentence = scan.sentences.find((x) => p.span.start >= x.start && p.span.start < x.end);
+  if (!sentence) return 'coequal';
+  const before = concrete.filter(
+    (c) => c.origin === 'prose' && c.end !== null && c.end <= p.span.start && (c.start ?? -1) >= sentence.start,
+  );
+  const tail = text.slice(p.span.end, sentence.end);
+  if (before.length === 0) {
+    // In a sentence of its own: a fallback when it says so ("… may also be used"), else a declared co-equal path.
+    return FALLBACK_CUE.test(text.slice(sentence.start, p.span.start)) || FALLBACK_CUE.test(tail)
+      ? 'optional'
+      : 'coequal';
+  }
+  const last = before[before.length - 1];
+  const between = text.slice(last?.end ?? sentence.start, p.span.start);
+  // "X (https://…) or a consensus of credible reporting": one menu, even when the menu is called primary.
+  if (COEQUAL_JOIN.test(between) && !FALLBACK_CUE.test(between)) return 'coequal';
+  if (FALLBACK_CUE.test(between) || FALLBACK_CUE.test(tail)) return 'optional';
+  return DECLARED_PRIMARY.test(text.slice(sentence.start, p.span.start)) ? 'optional' : 'coequal';
+}
+
+/** Evidence of the standing cue that made the lead source an originating publisher or an official body. */
+function standingEvidence(scan: SourceScan, c: Candidate | null): Evidence[] {
+  const cue = c?.standing;
+  if (!cue) return [];
+  return cue.span
+    ? [quoteEvidence(scan.doc.field, cue.span)]
+    : [{ field: 'registry', quote: null, start: null, end: null, value: { rule: cue.rule, name: c.name, url: c.url } }];
 }
 
 function decision(subtype: CommitmentSubtype, rule: string, hedge: Span | null, evidence: Evidence[]): Decision {
@@ -195,6 +305,8 @@ function decision(subtype: CommitmentSubtype, rule: string, hedge: Span | null, 
     conflict_rule: null,
     rule,
     evidence,
+    fallback: null,
+    listed: 0,
   };
 }
 
@@ -202,7 +314,7 @@ function finish(
   scan: SourceScan,
   d: Decision,
   concrete: Candidate[],
-  coequal: PlaceholderHit[],
+  placeholderCompetes: boolean,
   registryUrlOf: (c: Candidate) => string | null,
 ): Commitment {
   const commitment: SourceCommitment =
@@ -222,7 +334,8 @@ function finish(
   const hedgeText = d.hedge?.quote ?? null;
   // "The resolution source for GTA VI is …" / "The resolution source for Bitcoin is …": one source per leg, none compete.
   const legs = scan.statements.filter((s) => PER_LEG.test(s.text)).length;
-  const competing = legs >= 2 ? 1 : concrete.length + (coequal.length > 0 ? 1 : 0);
+  // A placeholder beside named sources (co-equal or fallback) competes once; unlisted Source Agencies count as a list.
+  const competing = legs >= 2 ? 1 : concrete.length + (placeholderCompetes && concrete.length > 0 ? 1 : 0) + d.listed;
   return {
     source_commitment: commitment,
     source_commitment_subtype: d.subtype,
@@ -233,7 +346,7 @@ function finish(
     resolution_source: sourceOfRecord ?? hedgeText,
     source_citation: citation,
     citation_from_venue: venueUrl !== null && citation === venueUrl,
-    source_hedge_text: committed ? null : hedgeText,
+    source_hedge_text: committed ? (d.fallback?.quote ?? null) : hedgeText,
     record,
     competing,
     conflict_rule: d.conflict_rule,

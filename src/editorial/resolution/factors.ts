@@ -5,9 +5,19 @@
 import type { Evidence, FactorRating, Market, RcgFactorName, VenueFacts } from '../../domain/index.ts';
 import type { Arbitration } from './arbitration.ts';
 import { type Commitment, candidateEvidence } from './commitment.ts';
+import { findOutside } from './exclusions.ts';
 import type { SourceScan } from './sources.ts';
 import { fieldEvidence, findIn, quoteEvidence, type Span } from './text.ts';
-import { DISCRETIONARY_RE, hasNumericStrike, NUMERIC_RE, OFFICIAL_ACT_RE, type TriggerZone } from './triggers.ts';
+import {
+  CHANGE_THRESHOLD_RE,
+  DISCRETIONARY_RE,
+  hasNumericStrike,
+  OCCURRENCE_RE,
+  OFFICIAL_ACT_RE,
+  QUANTITY_THRESHOLD_RE,
+  RECORD_RE,
+  type TriggerZone,
+} from './triggers.ts';
 
 /** Factor weights (sum 100); pass earns the weight, partial half, fail zero. */
 export const FACTOR_WEIGHTS: Readonly<Record<RcgFactorName, number>> = {
@@ -41,7 +51,7 @@ const ADVERSARIAL_KINDS = new Set(['war_map', 'state_media']);
 const TERRITORY_RE =
   /\b(?:war map|control map|territorial control|under (?:the )?(?:full )?(?:control|occupation) of|(?:under|in) [A-Z]\w+ control|shaded|front ?lines?)\b/i;
 const INTERESTED_RE =
-  /\b(?:claims? responsibility|(?:government|regime|military|officials?|state media|ministry|IDF|IRGC)\b[^.]{0,40}?\b(?:claims?|says|said|announce[sd]?|reports?|confirms?)|self-reported|according to (?:the )?(?:company|campaign|government|regime|military)|concede[sd]?|disputed|contested|recount|fraud|irregularities|air ?strikes?|military (?:action|strike|operation)|invasion|invade[sd]?|ceasefire|captur(?:e|es|ed)|regime|coup|annex(?:es|ed)?|occupation)\b/i;
+  /\b(?:claims? responsibility|(?:government|regime|military|officials|state media|ministry|IDF|IRGC)\b[^.]{0,40}?\b(?:claims?|says|said|announce[sd]?|reports?|confirms?)|self-reported|according to (?:the )?(?:company|campaign|government|regime|military)|concede[sd]?|disputed|contested|recount|fraud|irregularities|air ?strikes?|military (?:action|strike|operation)|invasion|invade[sd]?|ceasefire|captur(?:e|es|ed)|regime|coup|annex(?:es|ed)?|occupation)\b/i;
 const TIME_OF_DAY_RE =
   /\b\d{1,2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)\s*\(?(?:ET|EST|EDT|UTC|GMT|PT|PST|PDT|CT|CST|CET|BST)\b|\b\d{1,2}:\d{2}\s*(?:ET|EST|EDT|UTC|GMT)\b|\b(?:noon|midnight)\s+(?:ET|EST|EDT|UTC|GMT)\b/;
 const DATE_RE =
@@ -51,7 +61,10 @@ const DATED_RELEASE_RE =
 const SNAPSHOT_RE =
   /\b(?:first|initial|advance|preliminary) (?:release|print|estimate|publication|announcement|reported|report|check)|as (?:first|initially) (?:published|reported|released)|(?:without regard to|regardless of) (?:any )?(?:subsequent |later )?revisions?|revisions? (?:will|shall) not|subsequent revisions|snapshot|at (?:the time of|check time)|first check|archived|as of (?:the )?(?:close|expiration|resolution)/i;
 
-/** Trigger objectivity (28): a number crossing a threshold or an official act, vs a judgement call. */
+/**
+ * Trigger objectivity (28): a number crossing a threshold, an official act, or an occurrence shown by
+ * a named record, vs a judgement call. Cues inside exclusion clauses ("… do not count") never fire.
+ */
 export function triggerObjectivity(i: FactorInput): FactorResult {
   const { market, scan, zone, facts } = i;
   const text = scan.doc.text;
@@ -65,21 +78,29 @@ export function triggerObjectivity(i: FactorInput): FactorResult {
     if (zone.condition) spans.push([zone.condition.start, zone.condition.end]);
     if (withDefinitions) for (const d of zone.definitions) spans.push([d.start, d.end]);
     for (const [a, b] of spans) {
-      const s = findIn(text, re, a, b);
+      const s = findOutside(text, re, zone.exclusions, a, b);
       if (s) return quoteEvidence(field, s);
     }
     return null;
   };
   const disc = hit(DISCRETIONARY_RE);
+  // A stated number first, so the evidence quotes it; then a stated change of a measured quantity.
   const num =
-    hit(NUMERIC_RE, false) ?? (hasNumericStrike(facts) ? fieldEvidence('strike_type', facts.strike_type) : null);
+    hit(QUANTITY_THRESHOLD_RE, false) ??
+    hit(CHANGE_THRESHOLD_RE, false) ??
+    (hasNumericStrike(facts) ? fieldEvidence('strike_type', facts.strike_type) : null);
   const act = hit(OFFICIAL_ACT_RE, false);
-  const anchor = num ?? act;
+  const occurrence = act ? null : hit(OCCURRENCE_RE, false);
+  const record = occurrence ? findOutside(text, RECORD_RE, zone.exclusions) : null;
+  const recorded = occurrence && record ? [occurrence, quoteEvidence(field, record)] : null;
+  const anchor = num ?? act ?? recorded?.[0] ?? null;
   if (disc && !anchor) return result('trigger_objectivity', 'fail', 'trigger.discretionary', [disc]);
   if (disc && anchor)
     return result('trigger_objectivity', 'partial', 'trigger.discretionary_with_anchor', [disc, anchor]);
   if (num) return result('trigger_objectivity', 'pass', 'trigger.numeric_threshold', [num]);
   if (act) return result('trigger_objectivity', 'pass', 'trigger.official_act', [act]);
+  if (recorded) return result('trigger_objectivity', 'pass', 'trigger.recorded_occurrence', recorded);
+  if (occurrence) return result('trigger_objectivity', 'partial', 'trigger.unrecorded_occurrence', [occurrence]);
   const ev = zone.condition ? [quoteEvidence(field, zone.condition)] : q ? [fieldEvidence('question_raw', q)] : [];
   return result('trigger_objectivity', 'partial', 'trigger.unanchored_occurrence', ev);
 }
@@ -100,14 +121,16 @@ export function contestedReality(i: FactorInput): FactorResult {
     return result('contested_reality', 'fail', 'contested.adversarial_source', [ev]);
   }
   const q = market.question_raw ?? '';
-  const terr = findIn(scan.doc.text, TERRITORY_RE) ?? null;
+  // A cue inside an exclusion clause ("areas under Russian control … do not count") is not the fact.
+  const text = scan.doc.text;
+  const terr = findOutside(text, TERRITORY_RE, i.zone.exclusions);
   const terrQ = findIn(q, TERRITORY_RE);
   if (terr || terrQ) {
     const ev = terrQ ? quoteEvidence('question_raw', terrQ) : quoteEvidence(scan.doc.field, terr as Span);
     return result('contested_reality', 'fail', 'contested.territorial_control', [ev]);
   }
   const claimQ = findIn(q, INTERESTED_RE);
-  const claim = claimQ ? null : findIn(scan.doc.text, INTERESTED_RE, 0, Math.min(scan.doc.text.length, 1200));
+  const claim = claimQ ? null : findOutside(text, INTERESTED_RE, i.zone.exclusions, 0, Math.min(text.length, 1200));
   if (claimQ || claim) {
     const ev = claimQ ? quoteEvidence('question_raw', claimQ) : quoteEvidence(scan.doc.field, claim as Span);
     return result('contested_reality', 'partial', 'contested.interested_party', [ev]);
@@ -158,6 +181,9 @@ export function sourceConflictRule(i: FactorInput): FactorResult {
       return result('source_conflict_rule', 'pass', 'conflict.quorum_stated', ev);
     case 'authority_outranks':
       return result('source_conflict_rule', 'partial', 'conflict.authority_outranks_menu', ev);
+    // "The primary resolution source will be X, however … may also be used": an order, but no rule for when.
+    case 'primary_declared':
+      return result('source_conflict_rule', 'partial', 'conflict.primary_declared_fallback', ev);
     case null:
       return result('source_conflict_rule', 'fail', 'conflict.no_rule', ev);
   }

@@ -21,7 +21,7 @@ import {
 import { type Candidate, type SourceScan, sameSource } from './sources.ts';
 import { findIn, quoteEvidence } from './text.ts';
 
-export const RUBRIC_VERSION = 'rcg-1.0.0';
+export const RUBRIC_VERSION = 'rcg-1.1.0';
 
 const CREDIT: Readonly<Record<FactorRating, number>> = { pass: 1, partial: 0.5, fail: 0, not_applicable: 0 };
 const GRADE_RANK: Readonly<Record<Grade, number>> = { A: 0, B: 1, C: 2 };

@@ -25,6 +25,12 @@ const EntrySchema = z.object({
   mutability: MutabilitySchema,
   /** The entry stands for several distinct organisations: each alias is its own source. */
   group: z.boolean(),
+  /**
+   * An aggregator-role entry that publishes its own measurement (a war map, a leaderboard, a rating, a
+   * billionaires index, a poll average with its methodology) rather than relaying an issuer's numbers:
+   * committing to it is `named` (METHODOLOGY.md § Source standing). Absent means false.
+   */
+  originates: z.boolean().default(false),
 });
 export type RegistryEntry = z.infer<typeof EntrySchema>;
 

@@ -13,6 +13,7 @@ import {
   type RegistryEntry,
   type SourceRole,
 } from './registry.ts';
+import { originatingCue, type StandingCue } from './standing.ts';
 import { type Doc, type Sentence, type Span, sentenceAt, splitSentences } from './text.ts';
 
 /** One concrete source candidate, from a venue field or from the prose. */
@@ -36,6 +37,10 @@ export interface Candidate {
   hedged: boolean;
   /** The hedge phrase that introduced it, when hedged. */
   hedge: Span | null;
+  /** Publishes its own measurement (a map, index, leaderboard, rating): registry attribute `originates`. */
+  originates: boolean;
+  /** The cue that made a non-authority the origin of its number (standing.ts), or null. */
+  standing: StandingCue | null;
 }
 
 /** "A consensus of credible reporting" and friends: gestures at sources without naming one. */
@@ -56,7 +61,7 @@ export interface SourceScan {
 }
 
 const SOURCE_CUE =
-  /\b(?:resolution source|source agenc(?:y|ies)|primary source|secondary source|sources? of truth|resol(?:ve[sd]?|ution is|ution will be) (?:based on|according to|per|using|by reference to)|according to|as (?:reported|published|announced|indicated|stated|determined|displayed|shown|listed|measured|calculated) (?:by|on|in)|reported by|published (?:by|on)|data (?:from|published|provided)|information from|official (?:information|announcements?|statements?|data|results?|records?|sources?|channels|website|video|feed|box score|game book)|primarily used|will be used|settle[sd]? (?:based on|according to|using)|settlement (?:value|price|source)|determined by|confirmed by|based on (?:the )?(?:official|data|information|figures|reports?|results|first)|the price used|(?:on|at|from) https?:\/\/|(?:column|table|leaderboard|page|website|site|data stream) (?:on|at)\b|\bchart\b|appears? on|posted on|listed (?:on|under|in)|(?:available|found) (?:at|here)|can be found|for example|for instance|such as|e\.g\.|a source like)\b/i;
+  /\b(?:resolution source|source agenc(?:y|ies)|primary source|secondary source|sources? of truth|resol(?:ve[sd]?|ution is|ution will be) (?:based on|according to|per|using|by reference to)|according to|as (?:reported|published|announced|indicated|stated|determined|displayed|shown|listed|measured|calculated) (?:by|on|in)|reported by|published (?:by|on)|data (?:from|published|provided)|information from|official (?:information|announcements?|statements?|data|results?|records?|sources?|channels|website|video|feed|box score|game book)|primarily used|will be used|settle[sd]? (?:based on|according to|using)|settlement (?:value|price|source)|determined by|confirmed by|based on (?:the )?(?:official|data|information|figures|reports?|results|first)|the price used|(?:on|at|from) https?:\/\/|(?:column|table|leaderboard|page|website|site|data stream) (?:on|at)\b|\bchart\b|appears? on|posted on|listed (?:on|under|in)|(?:available|found) (?:at|here)|can be found|for example|for instance|such as|including but not limited to|a source like)\b/i;
 const URL_RE = /https?:\/\/[^\s)"'<>\]]+/g;
 const PLACEHOLDER_RE =
   /\b(?:(?:an? )?(?:overwhelming )?consensus of (?:credible|major|reputable|news|media|mainstream)[\w -]{0,25}?(?:reporting|reports|sources|outlets|media)|(?:multiple |other |another )?credible (?:[a-z]+ ){0,2}?(?:reporting|sources?|media|outlets|reports|resolution source)|major (?:news|media) (?:outlets|organizations|sources)|reputable (?:news )?(?:sources|outlets)|widely reported|most liquid (?:price )?source(?: available)?|publicly available (?:information|sources))\b/gi;
@@ -65,23 +70,33 @@ const CONDITIONAL_BEFORE =
   /\b(?:if|in the event|should)\b[^.;]*?\b(?:unavailable|not available|no longer available|not (?:be )?(?:published|released|updated|available)|cannot be reached|no final data|does not (?:publish|release|report|update)|fails to|permanently|is down|offline|does not update correctly|no (?:information|data|figures?|values?|results?)\b[^.;]{0,60}?\b(?:is |are )?(?:provided|published|released|available))\b[^.;]*$/i;
 /** An illustrative hedge right before a source name, possibly heading a short list ("like Google or Coinbase"). */
 const HEDGE_RE =
-  /\b(?:for example|for instance|such as|e\.g\.|a source like|sources like|like)\b[,:]?\s*(?:[A-Z][\w.&'’-]*(?:\s[A-Z][\w.&'’-]*)*,?\s+(?:(?:or|and)\s+)?){0,3}$/i;
+  /(?:\b(?:[Ff]or example|[Ff]or instance|[Ss]uch as|[Ii]ncluding but not limited to|(?:sources|outlets|media|reporting|websites|sites) including|[Aa] source like|[Ss]ources like|[Ll]ike)\b|\b[Ee]\.g\.)[,:]?\s*(?:(?:the\s+)?[A-Z][\w.&'’-]*(?:\s(?:of\s|the\s|&\s)?[A-Z][\w.&'’-]*)*,?\s+(?:(?:or|and)\s+)?){0,3}$/;
+/** A venue source-list name that opens with a hedge ("For example, Google Finance"): the source is only illustrated. */
+const FIELD_HEDGE =
+  /^\s*(?:for example|for instance|e\.g\.|such as|like|including but not limited to|including|examples? include)[,:]?\s+/i;
+const IMAGE_URL = /\.(?:jpe?g|png|gif|webp|svg|avif)(?:[?#].*)?$/i;
+/** Template rows a venue fills with its own URL ("artist 1", "team 2", "player"): not a source. */
+const TEMPLATE_ROW =
+  /^(?:[a-z][a-z ]*\d*|(?:[Aa]rtist|[Pp]layer|[Tt]eam|[Pp]erson|[Cc]andidate|[Cc]ompany|[Ss]ource|[Nn]ame|[Oo]ption|[Oo]utcome|[Ee]ntity)\s*\d*)$/;
 const MIRROR_BEFORE =
   /(?:\(\s*|\b(?:available|found|accessible|published|shown|listed) (?:at|on|here)[:\s]*|\bat\s+|\bon\s+|\bvia\s+|\bhere[:\s]*)$/i;
 const RULEBOOK_AFTER =
   /^[\w\s'’-]{0,30}?\b(?:criteria|rules|rulebook|regulations|tiebreakers?|tie-break(?:ers?)?|definitions?|bylaws)\b/i;
 const SEE_BEFORE = /\bsee:?\s*\(?\s*$|\(see:?\s*$/i;
 const OFFICIAL_BODY =
-  /\bofficial (?:information|announcements?|statements?|data|results?|records?|websites?|channels|sources|reports?|figures|communications?|video feed|feed)\s+(?:(?:released|published|issued|provided) )?(?:form|from|of|by|on)\s+((?:[^,;.()\n]|\.(?=[A-Za-z]))+?)(?=\s*(?:[,;(\n]|\.(?!\w)|$|\bhowever\b|\bwith\b|\band an?\b|\bor an?\b|\bwill\b|\bincluding\b))/g;
+  /\bofficial (?:information|announcements?|statements?|data|results?|records?|websites?|channels|sources|reports?|figures|communications?|video feed|feed)\s+(?:(?:released|published|issued|provided) )?(?:form|from|of|by|on)\s+((?:[^,;.()\n]|\.(?=[A-Za-z])|(?<=\b(?:U\.S|U\.K|U\.N|St|Inc|Corp|Co|Ltd|Jr))\.)+?)(?=\s*(?:[,;(\n]|(?<!\b(?:U\.S|U\.K|U\.N|St|Inc|Corp|Co|Ltd|Jr))\.(?!\w)|$|\bhowever\b|\bwith\b|\band an?\b|\bor an?\b|\bwill\b|\bincluding\b))/g;
 const POSSESSIVE_OFFICIAL =
   /\b([A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,3})['’]s (?:own )?official (?:[\w-]+ ){0,4}?(?:list|website|page|announcements?|statements?|results?|data|records?|channels?|feed|report|blog|accounts?|press releases?)\b/g;
 const REPORTED_BY_PROPER =
-  /\bas (?:reported|published|announced|released|stated) by ((?:the )?[A-Z][\w&.'’-]*(?: (?:of |the |and )?[A-Z][\w&.'’-]*){0,5})/g;
+  /\b(?:as|information|data|figures|statements?|announcements?) (?:reported|published|announced|released|stated|issued) by ((?:the )?[A-Z][\w&.'’-]*(?: (?:of |the |and )?[A-Z][\w&.'’-]*){0,5})/g;
+/** A publisher named by its own product ("the Economist Intelligence Unit's Democracy Index"): standing.ts makes it originating. */
+const PUBLISHER_PRODUCT =
+  /\b((?:the )?[A-Z][\w&.'’-]*(?: (?:of |the |and )?[A-Z][\w&.'’-]*){0,5})['’]s (?:[A-Z][\w-]* ){0,3}(?:Index|Map|Leaderboard|Rankings?|Ratings?)\b/g;
 const PARTY_SOURCES = /\bconsensus of (official [A-Z][\w]*(?: [A-Z][\w]*)? (?:Party )?sources)/g;
 const PRIMARY_RECORD =
   /\b(?:(?:official )?(?:video|audio|footage|livestream|live stream|broadcast|transcripts?|video feed|recording)s? of (?:the )?[^,;.()\n]{3,80}?)(?=\s*(?:[,;.(\n]|$|\bwill\b|\bhowever\b|\bis\b))/gi;
 const ISSUER_MATERIALS =
-  /\b(?:(?:the )?(?:company|issuer)['’]s (?:official )?(?:earnings (?:release|report|call|materials)|quarterly (?:report|results)|investor relations (?:website|page)|press releases?|shareholder letter|financial statements|filings?)|(?:official )?earnings (?:release|press release|materials)|investor relations (?:website|page)|Form 10-[KQ]|10-[KQ] filing|Form 8-K|Form S-1|shareholder letter)\b/g;
+  /\b(?:(?:the )?(?:company|issuer)['’]s (?:official )?(?:earnings (?:release|report|call|materials)|quarterly (?:report|results)|investor relations (?:website|page)|press releases?|shareholder letter|financial statements|filings?)|(?:official )?earnings (?:release|press release|materials|documents)|investor relations (?:website|page)|Form 10-[KQ]|10-[KQ] filing|Form 8-K|Form S-1|shareholder letter)\b/g;
 const SETTLEMENT_PRICE =
   /\b(?:(?:official )?(?:daily |final )?settlement (?:price|value)s? (?:of|for|on) [^,;.()\n]{3,80}|(?:the )?(?:primary |listing )?exchange['’]s official (?:listing page|closing price|settlement price)|official (?:closing|settlement|opening) price)/gi;
 const SOURCE_AGENCY_RE = /\bSource Agenc(?:y|ies)\b/;
@@ -121,27 +136,49 @@ function fromEntry(
     end,
     hedged: false,
     hedge: null,
+    originates: entry?.originates ?? false,
+    standing: null,
   };
 }
 
-/** Venue-listed sources: the pre-filled list (platform_api items), else the raw venue facts. */
+/**
+ * Venue-listed sources, read as evidence beside the rules text: the record's platform_api list (venue_a
+ * series `settlement_sources`, venue_b `resolutionSource`) plus any venue fact the list lacks. A row
+ * whose name opens with a hedge ("For example, Google Finance") only illustrates its source; a row
+ * that pairs the venue's own URL with a template name ("artist 1") is not a source, but a real name
+ * with a placeholder URL ("Complex" → kalshi.com) is a source without a link.
+ */
 function venueCandidates(market: Market, facts: VenueFacts): Candidate[] {
-  const listed =
-    market.resolution_source_list?.filter((s) => s.provenance !== 'service_editorial') ??
-    [
-      ...facts.settlement_sources.map((s) => ({ name: s.name, url: s.url })),
-      ...(facts.resolution_source_field ? [{ name: null, url: facts.resolution_source_field }] : []),
-    ].map((s) => ({ ...s, provenance: 'platform_api' as const }));
+  const listed = market.resolution_source_list?.filter((s) => s.provenance !== 'service_editorial') ?? [];
+  const fromFacts = [
+    ...facts.settlement_sources.map((s) => ({ name: s.name, url: s.url })),
+    ...(facts.resolution_source_field ? [{ name: null, url: facts.resolution_source_field }] : []),
+  ];
+  const rows: Array<{ name: string | null; url: string | null }> = [...listed];
+  for (const f of fromFacts)
+    if (!rows.some((r) => (r.url ?? null) === (f.url ?? null) && (r.name ?? null) === (f.name ?? null))) rows.push(f);
   const field = 'resolution_source_list';
   const out: Candidate[] = [];
-  for (const s of listed) {
-    const url = s.url?.trim() || null;
-    const name = s.name?.trim() || null;
+  for (const s of rows) {
+    let url = s.url?.trim() || null;
+    const raw = s.name?.trim() || null;
+    const hedge = raw !== null ? FIELD_HEDGE.exec(raw) : null;
+    const name = hedge && raw !== null ? raw.slice(hedge[0].length).trim() || null : raw;
+    // An image link ("…/shutterstock-606897284.jpg") in a source field illustrates the market, it is not a source.
+    if (url !== null && IMAGE_URL.test(url)) url = null;
     if (url === null && name === null) continue;
-    // venue_a lists placeholder rows ("artist 1" → https://kalshi.com/): no source there.
-    if (url !== null && isVenueUrl(url) && (name === null || entryForName(name) === null)) continue;
+    if (url !== null && isVenueUrl(url)) {
+      // venue_a lists template rows ("artist 1" → https://kalshi.com/): no source there.
+      if (name === null || (entryForName(name) === null && TEMPLATE_ROW.test(name))) continue;
+      url = null;
+    }
     const entry = (name ? entryForName(name) : null) ?? (url ? entryForUrl(url) : null);
-    out.push(fromEntry(entry, name, url, 'venue_field', field, null, null));
+    const c = fromEntry(entry, name, url, 'venue_field', field, null, null);
+    if (hedge && raw !== null) {
+      c.hedged = true;
+      c.hedge = { quote: raw, start: -1, end: -1 };
+    }
+    out.push(c);
   }
   return out;
 }
@@ -172,6 +209,7 @@ export function scanSources(market: Market, facts: VenueFacts): SourceScan {
     ...(has('official') ? [OFFICIAL_BODY, POSSESSIVE_OFFICIAL] : []),
     ...(has('consensus of official') ? [PARTY_SOURCES] : []),
     ...(has(' by ') ? [REPORTED_BY_PROPER] : []),
+    ...(has('index', 'map', 'leaderboard', 'ranking', 'rating') ? [PUBLISHER_PRODUCT] : []),
   ];
   for (const re of bodyRes) {
     re.lastIndex = 0;
@@ -181,6 +219,11 @@ export function scanSources(market: Market, facts: VenueFacts): SourceScan {
       if (phrase.trim().length < 2 || /\b(?:consensus|credible)\b|^https?:/i.test(phrase)) continue;
       if (prose.some((c) => c.start !== null && c.start >= start && c.start < start + phrase.length)) continue;
       const c = fromEntry(null, phrase, null, 'prose', doc.field, start, start + phrase.length);
+      // A product's publisher is judged by its standing (applyStanding), not assumed an official body.
+      if (re === PUBLISHER_PRODUCT) {
+        if (inStatement(start)) prose.push(c);
+        continue;
+      }
       prose.push({
         ...c,
         role: 'authority',
@@ -227,6 +270,7 @@ export function scanSources(market: Market, facts: VenueFacts): SourceScan {
   attachUrls(text, doc.field, sentences, statements, prose);
   for (const c of prose) markHedge(text, sentences, c);
   candidates.push(...prose);
+  for (const c of candidates) if (!c.hedged) applyStanding(text, statements, c);
 
   const placeholders: PlaceholderHit[] = [];
   PLACEHOLDER_RE.lastIndex = 0;
@@ -290,6 +334,26 @@ function attachUrls(
     if (!statements.some((st) => at >= st.start && at < st.end)) continue;
     prose.push(fromEntry(entry, null, url, 'prose', field, at, at + url.length));
   }
+}
+
+/** Upgrades a non-authority whose standing cue says it originates its number (standing.ts). */
+function applyStanding(text: string, statements: readonly Sentence[], c: Candidate): void {
+  const cue = originatingCue(text, statements, c);
+  if (cue === null) return;
+  c.standing = cue;
+  c.originates = true;
+  if (c.role !== 'unknown') return;
+  // An unregistered official or governing body: an authority of its own record.
+  c.role = 'authority';
+  c.kind =
+    cue.rule === 'standing.governing_body_host'
+      ? 'sports_body'
+      : cue.rule === 'standing.own_market_pair'
+        ? 'exchange'
+        : cue.rule === 'standing.official_name' || cue.rule === 'standing.government_host'
+          ? 'official_body'
+          : 'publisher_product';
+  c.mutability = cue.rule === 'standing.governing_body_host' ? 'fixed' : 'revisable';
 }
 
 function markHedge(text: string, sentences: Sentence[], c: Candidate): void {

@@ -1,4 +1,4 @@
-// `pmref canon FILE... --json` prints every market with its question_id or the reason it has none, and the cross-venue links with their kind.
+// `pmref canon FILE... --json` prints every market with its question_id or the reason it has none, and the cross-venue links as [venue_a id, venue_b id, relation, differences?].
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -59,6 +59,60 @@ describe('pmref canon', () => {
       else expect(m.question_id).toMatch(/^SVCX-[0-9A-F]{10}$/);
     }
     expect(body.links).toEqual([['TOUT-PUT-27JAN01', '0xtwin', 'same']]);
+  });
+
+  it('prints a related link with its typed differences as the fourth element', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canon-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    writeFileSync(
+      a,
+      JSON.stringify({
+        markets: [
+          {
+            ticker: 'KXPRESPERSON-28-JVAN',
+            event_ticker: 'KXPRESPERSON-28',
+            title: 'Who will win the next presidential election?',
+            yes_sub_title: 'J.D. Vance',
+            rules_primary:
+              'If J.D. Vance is the next person inaugurated as President for the term beginning in 2029, then the market resolves to Yes.',
+            close_time: '2029-11-07T15:00:00Z',
+            status: 'active',
+          },
+        ],
+      }),
+    );
+    writeFileSync(
+      b,
+      JSON.stringify([
+        {
+          conditionId: '0xvance',
+          question: 'Will JD Vance win the 2028 US Presidential Election?',
+          description:
+            'This market will resolve to the person who wins the 2028 US Presidential Election. The resolution source for this market is the Associated Press, Fox News, and NBC. This market will resolve once all three sources call the race for the same candidate.',
+          endDate: '2028-11-07T00:00:00Z',
+          outcomes: '["Yes", "No"]',
+        },
+      ]),
+    );
+    const { code, out } = await runJson([a, b, '--json']);
+    expect(code).toBe(0);
+    const body = JSON.parse(out) as { links: unknown[] };
+    expect(body.links).toEqual([
+      [
+        'KXPRESPERSON-28-JVAN',
+        '0xvance',
+        'related',
+        [
+          { type: 'resolves_on', venue_a: 'inauguration', venue_b: 'election_call' },
+          {
+            type: 'wording',
+            venue_a: 'phrase:@person:jd-vance win next presidential election',
+            venue_b: 'phrase:@person:jd-vance win @election:us-president-2028',
+          },
+        ],
+      ],
+    ]);
   });
 
   it('refuses to run without files and names an unreadable file', async () => {

@@ -140,13 +140,11 @@ describe('linkAcrossVenues', () => {
 
   it('lists the other venue twins and complements with prices, and null elsewhere', () => {
     const [la, lb, lc, ld] = linked;
-    expect(la?.also_on).toEqual(
-      [
-        { venue: 'venue_b', market_id: b.market.market_id, price: 0.42 },
-        { venue: 'venue_b', market_id: c.market.market_id, price: null },
-      ].sort((x, y) => x.market_id.localeCompare(y.market_id)),
-    );
-    expect(lb?.also_on).toEqual([{ venue: 'venue_a', market_id: a.market.market_id, price: null }]);
+    expect(la?.also_on).toEqual([
+      { venue: 'venue_b', market_id: b.market.market_id, price: 0.42, relation: 'same' },
+      { venue: 'venue_b', market_id: c.market.market_id, price: null, relation: 'complement' },
+    ]);
+    expect(lb?.also_on).toEqual([{ venue: 'venue_a', market_id: a.market.market_id, price: null, relation: 'same' }]);
     expect(lc?.also_on?.map((x) => x.market_id)).toEqual([a.market.market_id]);
     expect(ld?.also_on).toBeNull();
     for (const m of linked) expect(() => MarketSchema.parse(m)).not.toThrow();

@@ -1,9 +1,9 @@
-// Labelled real cross-venue pairs (test/golden/pairs.json): the matcher never links a pair labelled different, never links twins with the wrong side, and its recall is printed.
+// Labelled real cross-venue pairs (test/golden/pairs.json): same/complement links are never wrong (precision 1.0), no trap is linked at all, related pairs carry the labelled difference types, and recall of same+related on true twins is printed for the development set and the blind fifth separately.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { questionIdFor } from '../../../src/domain/index.ts';
-import { claimKeyOf, type NativeRecord, nativeRecordsOf } from '../../../src/editorial/canon/index.ts';
+import { type LinkDifference, type LinkRelation, type Market, questionIdFor } from '../../../src/domain/index.ts';
+import { claimKeyOf, crossVenueLinks, type NativeRecord, nativeRecordsOf } from '../../../src/editorial/canon/index.ts';
 import golden from '../../golden/pairs.json' with { type: 'json' };
 
 const dir = resolve(import.meta.dirname, '../../../../shared/fixtures/venues');
@@ -17,9 +17,23 @@ interface Side {
 interface Pair {
   a: Side;
   b: Side;
-  label: 'same' | 'complement' | 'different';
+  label: LinkRelation | 'different';
   why: string;
+  differences?: LinkDifference[];
+  blind?: boolean;
 }
+
+/**
+ * True twins the matcher is known to miss (a baseline that may only shrink: CI fails when it grows and when an
+ * entry starts passing). Both are names the registry does not hold on one side, so the subjects differ.
+ */
+const KNOWN_MISSES = [
+  'KXPRESPERSON-28-DTRUJR ~ 0x23481b811978194fa1 (related)',
+  'KXPRESPERSON-28-SSMI ~ 0x66b906b8205f48a26b (related)',
+];
+
+const typed = (ds: readonly LinkDifference[] | undefined) =>
+  (ds ?? []).filter((d) => d.type !== 'wording').sort((x, y) => x.type.localeCompare(y.type));
 
 describe.skipIf(!present)('golden cross-venue pairs', () => {
   const cache = new Map<string, Map<string, NativeRecord>>();
@@ -34,47 +48,84 @@ describe.skipIf(!present)('golden cross-venue pairs', () => {
     if (!r) throw new Error(`${s.file}: no market ${s.native_id}`);
     return r;
   };
+  /** The market as the pipeline keys it: question_id, direction and the stored claim_key. */
+  const keyed = (s: Side): Market => {
+    const r = recordOf(s);
+    const claim = claimKeyOf(r.market, r.facts);
+    if (claim.status !== 'keyed') return r.market;
+    return {
+      ...r.market,
+      question_id: questionIdFor(claim.normalized),
+      direction: claim.key.direction,
+      claim_key: { ...claim.key, normalized: claim.normalized },
+    };
+  };
   const pairs = golden.pairs as Pair[];
+  const judged = pairs.map((p) => {
+    const link = crossVenueLinks([keyed(p.a), keyed(p.b)])[0];
+    return { p, made: link?.kind ?? null, differences: link?.differences };
+  });
+  const desc = (p: Pair) => `${p.a.native_id} ~ ${p.b.native_id.slice(0, 20)} (${p.label})`;
 
-  it('has at least 40 labelled pairs across venues', () => {
-    expect(pairs.length).toBeGreaterThanOrEqual(40);
+  it('has at least 30 related pairs and a blind fifth, every pair across venues', () => {
+    expect(pairs.filter((p) => p.label === 'related').length).toBeGreaterThanOrEqual(30);
+    expect(pairs.filter((p) => p.blind).length).toBeGreaterThanOrEqual(Math.floor(pairs.length / 8));
     for (const p of pairs) expect(recordOf(p.a).market.platform).not.toBe(recordOf(p.b).market.platform);
+    for (const p of pairs) if (p.label === 'related') expect(p.differences?.length ?? 0).toBeGreaterThan(0);
   });
 
-  it('makes zero false links and reports recall', () => {
-    const falseLinks: string[] = [];
-    const misses: string[] = [];
-    let positives = 0;
-    let found = 0;
-    for (const p of pairs) {
-      const [ka, kb] = [recordOf(p.a), recordOf(p.b)].map((r) => claimKeyOf(r.market, r.facts));
-      if (!ka || !kb) throw new Error('unreachable');
-      const linked =
-        ka.status === 'keyed' && kb.status === 'keyed' && questionIdFor(ka.normalized) === questionIdFor(kb.normalized);
-      const kind =
-        linked && ka.status === 'keyed' && kb.status === 'keyed'
-          ? ka.key.direction === kb.key.direction
-            ? 'same'
-            : 'complement'
-          : null;
-      const desc = `${p.a.native_id} ~ ${p.b.native_id.slice(0, 18)} (${p.label}): ${p.why}`;
-      if (p.label === 'different') {
-        if (linked) falseLinks.push(desc);
-        continue;
-      }
-      positives++;
-      if (kind === p.label) found++;
-      else if (linked) falseLinks.push(`${desc} — linked as ${kind}`);
-      else
-        misses.push(
-          `${desc} — ${ka.status === 'unkeyed' ? ka.reason : kb.status === 'unkeyed' ? kb.reason : 'different keys'}`,
-        );
+  it('makes no wrong same/complement link, links no trap, and reports precision and recall per set', () => {
+    const report: string[] = [];
+    for (const [name, set] of [
+      ['development', judged.filter((j) => !j.p.blind)],
+      ['blind', judged.filter((j) => j.p.blind)],
+    ] as const) {
+      const shared = set.filter((j) => j.made === 'same' || j.made === 'complement');
+      const sharedRight = shared.filter((j) => j.made === j.p.label);
+      const related = set.filter((j) => j.made === 'related');
+      const relatedRight = related.filter((j) => j.p.label === 'related');
+      const twins = set.filter((j) => j.p.label !== 'different');
+      const linked = twins.filter((j) => j.made !== null && (j.made === j.p.label || j.p.label === 'related'));
+      const strict = twins.filter((j) => j.made === j.p.label);
+      const typesRight = relatedRight.filter(
+        (j) =>
+          typed(j.differences)
+            .map((d) => d.type)
+            .join() ===
+          typed(j.p.differences)
+            .map((d) => d.type)
+            .join(),
+      );
+      const valuesRight = relatedRight.filter(
+        (j) => JSON.stringify(typed(j.differences)) === JSON.stringify(typed(j.p.differences)),
+      );
+      const ratio = (n: number, d: number) => (d === 0 ? 'n/a' : (n / d).toFixed(3));
+      report.push(
+        `${name}: ${set.length} pairs (${twins.length} true twins: ${twins.filter((j) => j.p.label === 'same').length} same, ${twins.filter((j) => j.p.label === 'related').length} related), ` +
+          `same/complement precision ${ratio(sharedRight.length, shared.length)} (${sharedRight.length}/${shared.length}), ` +
+          `related precision ${ratio(relatedRight.length, related.length)} (${relatedRight.length}/${related.length}), ` +
+          `recall of same+related on true twins ${ratio(linked.length, twins.length)} (${linked.length}/${twins.length}; relation exact ${strict.length}), ` +
+          `difference types right ${typesRight.length}/${relatedRight.length}, values right ${valuesRight.length}/${relatedRight.length}`,
+      );
     }
-    const recall = positives === 0 ? 1 : found / positives;
+    const misses = judged
+      .filter((j) => j.p.label !== 'different' && j.made !== j.p.label)
+      .map((j) => `${desc(j.p)}${j.made ? ` — linked as ${j.made}` : ''}`);
     console.info(
-      `golden pairs: ${pairs.length} pairs, ${positives} true links, ${found} found, recall ${recall.toFixed(3)}, false links ${falseLinks.length}` +
-        (misses.length ? `\n  misses:\n    ${misses.join('\n    ')}` : ''),
+      `golden pairs:\n  ${report.join('\n  ')}${misses.length ? `\n  misses:\n    ${misses.join('\n    ')}` : ''}`,
     );
-    expect(falseLinks).toEqual([]);
+    const wrongShared = judged.filter((j) => (j.made === 'same' || j.made === 'complement') && j.made !== j.p.label);
+    expect(wrongShared.map((j) => `${desc(j.p)} — linked as ${j.made}`)).toEqual([]);
+    const traps = judged.filter((j) => j.p.label === 'different' && j.made !== null);
+    expect(traps.map((j) => `${desc(j.p)} — linked as ${j.made}: ${j.p.why}`)).toEqual([]);
+    expect([...misses].sort()).toEqual([...KNOWN_MISSES].sort());
+  });
+
+  it('lists the labelled difference types, with both venues’ values, on every related pair it finds', () => {
+    const wrong = judged
+      .filter((j) => j.made === 'related' && j.p.label === 'related')
+      .filter((j) => JSON.stringify(typed(j.differences)) !== JSON.stringify(typed(j.p.differences)))
+      .map((j) => ({ pair: desc(j.p), expected: typed(j.p.differences), made: typed(j.differences) }));
+    expect(wrong).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ export interface FixtureMarket {
   venue: 'venue_a' | 'venue_b';
   file: string;
   id: string;
+  /** The event the market belongs to (venue_a `event_ticker`; venue_b the parent event id), for sibling checks. */
+  event: string | null;
   market: Market;
   facts: VenueFacts;
 }
@@ -23,7 +25,8 @@ function walk(o: unknown, fn: (r: Rec, parentEvent: Rec | null) => void, parentE
   else if (o !== null && typeof o === 'object') {
     const r = o as Rec;
     fn(r, parentEvent);
-    const next = 'event_ticker' in r && Array.isArray(r.markets) ? r : parentEvent;
+    // venue_a events carry `event_ticker`, venue_b (Gamma) events a `slug`; both nest `markets`.
+    const next = ('event_ticker' in r || 'slug' in r) && Array.isArray(r.markets) ? r : parentEvent;
     for (const v of Object.values(r)) walk(v, fn, next);
   }
 }
@@ -51,15 +54,19 @@ export function loadFixtureMarkets(): FixtureMarket[] {
       const st =
         typeof parent?.series_ticker === 'string' ? parent.series_ticker : String(r.event_ticker ?? '').split('-')[0];
       const { market, facts } = venueAInput(r, series.get(st ?? ''));
-      out.push({ venue: 'venue_a', file: `venue_a/${f}`, id: r.ticker, market, facts });
+      const event = typeof r.event_ticker === 'string' ? r.event_ticker : null;
+      out.push({ venue: 'venue_a', file: `venue_a/${f}`, id: r.ticker, event, market, facts });
     });
   for (const { f, data } of files('venue_b'))
-    walk(data, (r) => {
+    walk(data, (r, parent) => {
       if (typeof r.conditionId !== 'string' || !('description' in r)) return;
       if (seen.has(`b:${r.conditionId}`)) return;
       seen.add(`b:${r.conditionId}`);
       const { market, facts } = venueBInput(r);
-      out.push({ venue: 'venue_b', file: `venue_b/${f}`, id: r.conditionId, market, facts });
+      const nested = Array.isArray(r.events) ? (r.events[0] as Rec | undefined) : undefined;
+      const eventId = parent?.id ?? nested?.id;
+      const event = typeof eventId === 'string' || typeof eventId === 'number' ? `b:${eventId}` : null;
+      out.push({ venue: 'venue_b', file: `venue_b/${f}`, id: r.conditionId, event, market, facts });
     });
   return out;
 }
