@@ -26,7 +26,13 @@ import { KnownPaths } from './known-paths.ts';
 import { defaultLimits, type Limits, secondsToUtcMidnight } from './limits.ts';
 import { liveExamples } from './live-examples.ts';
 import { meter } from './metering.ts';
-import { clientErrorHandler, MAX_URL_LENGTH, type PreRoutingDeps, setServerManners } from './pre-routing.ts';
+import {
+  clientErrorHandler,
+  MAX_URL_LENGTH,
+  type PreRoutingDeps,
+  refuseNonHttp,
+  setServerManners,
+} from './pre-routing.ts';
 import { registerRoutes } from './routes/index.ts';
 import { JSON_TYPE, secondsToNextRefresh } from './send.ts';
 
@@ -91,7 +97,12 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** Sends the one error shape. */
+/**
+ * Sends the one error shape, with the common headers and an `X-Request-Id` equal to the body's `request_id`.
+ * The onRequest hook sets those headers too, but not every error passes it: Fastify answers some requests
+ * (a URL the router cannot decode, its not-found fallback) without running hooks, so an error response does
+ * not count on them having run.
+ */
 export function sendError(
   reply: FastifyReply,
   code: ErrorCode,
@@ -99,7 +110,11 @@ export function sendError(
   hint?: string,
   headers: Record<string, string> = {},
 ): FastifyReply {
-  const body = errorBody(code, message, String(reply.request.id), hint);
+  const requestId = String(reply.request.id);
+  const body = errorBody(code, message, requestId, hint);
+  const raw = reply.raw;
+  for (const [name, value] of COMMON_HEADER_LIST) raw.setHeader(name, value);
+  raw.setHeader('x-request-id', requestId);
   reply.code(statusOf(code));
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
   reply.header('content-type', JSON_TYPE);
@@ -213,8 +228,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // URL the router cannot decode in `frameworkErrors`.
     clientErrorHandler: clientErrorHandler(preRouting),
     frameworkErrors: (err, _req, reply) => {
-      for (const [name, value] of COMMON_HEADER_LIST) reply.raw.setHeader(name, value);
-      reply.raw.setHeader('x-request-id', String(reply.request.id));
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return void sendUriTooLong(reply);
       sendError(
         reply,
@@ -224,11 +237,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       );
     },
     // The hot read path answers plain event and market lookups ahead of Fastify (fast-path.ts), unless every
-    // request is to be logged (Fastify logs them); the server keeps the timeouts Fastify would have set.
+    // request is to be logged (Fastify logs them); in front of both, a request that is not HTTP/1.x is refused
+    // (pre-routing.ts `refuseNonHttp`). The server keeps the timeouts Fastify would have set.
     serverFactory: (handler, options) => {
-      const listener = opts.config.logRequests
-        ? handler
-        : withFastPath({ ctx, nextRequestId, commonHeaders: COMMON_HEADER_FLAT }, handler);
+      const listener = refuseNonHttp(
+        preRouting,
+        opts.config.logRequests
+          ? handler
+          : withFastPath({ ctx, nextRequestId, commonHeaders: COMMON_HEADER_FLAT }, handler),
+      );
       const server = createServer(listener);
       setServerManners(server, preRouting, listener);
       const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
@@ -299,6 +316,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    // Fastify's last-resort not-found (a method its router has no table for) is a request no route takes, not
+    // an invalid one; refuseNonHttp keeps such methods away, and this keeps the answer true if one gets by.
+    if (err.code === 'FST_ERR_NOT_FOUND') return answerUnrouted(req, reply);
     const apiError = translateError(err, req);
     if (apiError) return sendError(reply, apiError.code, apiError.message, apiError.hint, apiError.headers);
     req.log.error({ err, url: req.url, request_id: req.id }, 'unhandled error');

@@ -7,10 +7,17 @@
  * headers, an `X-Request-Id` and a `{error, code, hint?, request_id}` body, then the connection is closed: the
  * parser state of such a connection cannot be trusted for another request.
  *
+ * node's parser is also lenient in ways Fastify's router is not: a request line without a version is taken as
+ * HTTP/0.9, an RTSP request line (`DESCRIBE /x RTSP/1.0`) as HTTP/1.0, and either may carry a method that is
+ * not an HTTP method (`PRI`, RTSP's `PLAY`, `SETUP`, ...). Handed to Fastify, such a method has no route, not
+ * even the not-found one, so Fastify answered it from its last-resort fallback, which runs no hook (no common
+ * headers, no `X-Request-Id`), sends a 404 error our error handler could only call "Invalid request", and logs
+ * the whole route tree at warn level per request. `refuseNonHttp` answers them in front of Fastify instead.
+ *
  * No body here (or anywhere) quotes the request back: a URL or header echoed into a JSON body is an XSS vector
  * for a careless client and a log-injection vector for every log that stores bodies.
  */
-import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, METHODS, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ErrorCode, errorBody, statusOf } from './errors.ts';
 
@@ -41,9 +48,42 @@ type ConnectionError = Error & { code?: string };
 /** The response node has on the socket, if any (the `_httpMessage` node itself checks before refusing). */
 interface InFlight {
   writableEnded: boolean;
+  /** Set by node once the response's headers say `Connection: close`: the connection ends after it. */
+  _last?: boolean;
   once(event: 'finish', listener: () => void): unknown;
 }
 type ServerSocket = Duplex & { _httpMessage?: InFlight | null };
+
+/** An error response in the one shape: its status, headers (common ones first) and JSON body. */
+interface ErrorResponse {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+function errorResponse(
+  deps: Pick<PreRoutingDeps, 'commonHeaders'>,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  hint?: string,
+  headers: readonly (readonly [string, string])[] = [],
+): ErrorResponse {
+  const body = JSON.stringify(errorBody(code, message, requestId, hint), null, 2);
+  return {
+    status: statusOf(code),
+    headers: [
+      ...deps.commonHeaders.map(([name, value]): [string, string] => [name, value]),
+      ...headers.map(([name, value]): [string, string] => [name, value]),
+      ['x-request-id', requestId],
+      ['content-type', 'application/json; charset=utf-8'],
+      ['cache-control', 'no-store'],
+      ['content-length', String(Buffer.byteLength(body))],
+      ['connection', 'close'],
+    ],
+    body,
+  };
+}
 
 /**
  * A complete HTTP/1.1 error response in the one shape, with `Connection: close`.
@@ -58,23 +98,27 @@ export function rawErrorResponse(
   hint?: string,
   headers: readonly (readonly [string, string])[] = [],
 ): string {
-  const status = statusOf(code);
-  const body = JSON.stringify(errorBody(code, message, requestId, hint), null, 2);
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`];
-  for (const [name, value] of deps.commonHeaders) lines.push(`${name}: ${value}`);
-  for (const [name, value] of headers) lines.push(`${name}: ${value}`);
-  lines.push(
-    `x-request-id: ${requestId}`,
-    'content-type: application/json; charset=utf-8',
-    'cache-control: no-store',
-    `content-length: ${Buffer.byteLength(body)}`,
-    'connection: close',
-  );
-  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+  const response = errorResponse(deps, code, message, requestId, hint, headers);
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? 'Error'}`];
+  for (const [name, value] of response.headers) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n${response.body}`;
 }
 
+interface Refusal {
+  code: ErrorCode;
+  message: string;
+  hint: string;
+}
+
+/** The refusal of a request that is not HTTP/1.x: by the parser, or by `refuseNonHttp` after a lenient parse. */
+const MALFORMED: Refusal = {
+  code: 'invalid_request',
+  message: 'Malformed HTTP request',
+  hint: `Send an HTTP/1.1 request with a method among ${SERVED_METHODS} and a percent-encoded path.`,
+};
+
 /** The refusal for a parser or connection error: which code, and what to tell the client. */
-function refusalOf(err: ConnectionError): { code: ErrorCode; message: string; hint: string } {
+function refusalOf(err: ConnectionError): Refusal {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
@@ -89,18 +133,16 @@ function refusalOf(err: ConnectionError): { code: ErrorCode; message: string; hi
         hint: 'Send the whole request at once; retry.',
       };
     default:
-      return {
-        code: 'invalid_request',
-        message: 'Malformed HTTP request',
-        hint: `Send an HTTP/1.1 request with a method among ${SERVED_METHODS} and a percent-encoded path.`,
-      };
+      return MALFORMED;
   }
 }
 
 /**
  * Writes `response` and closes the connection once it is flushed. On a kept-alive connection the response to
  * an earlier request may still be being written: the refusal follows it (written now, it would be read as
- * that earlier request's answer, or cut it in two).
+ * that earlier request's answer, or cut it in two). After a response that closes the connection, bytes the
+ * client sent behind its request are not a request to answer (RFC 9112 §9.6: no further request on that
+ * connection is processed): node closes it once that response is out, and no second response follows it.
  */
 function refuse(socket: ServerSocket, response: string): void {
   // A client reset after the refusal must not become an uncaught 'error' (node removed its own listener when
@@ -108,6 +150,7 @@ function refuse(socket: ServerSocket, response: string): void {
   if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
   if (socket.destroyed || socket.writableEnded) return; // gone, or already refused
   const inFlight = socket._httpMessage;
+  if (inFlight?._last === true) return;
   if (inFlight && !inFlight.writableEnded) {
     inFlight.once('finish', () => refuse(socket, response));
     return;
@@ -117,6 +160,34 @@ function refuse(socket: ServerSocket, response: string): void {
     return;
   }
   socket.end(response, () => socket.destroy());
+}
+
+/** The methods Fastify's router can route (its table is node's list): any other has no route, not even 404's. */
+const ROUTABLE_METHODS: ReadonlySet<string> = new Set(METHODS);
+
+/**
+ * Wraps the server's request listener: a request that is not HTTP/1.0 or HTTP/1.1 (a line without a version,
+ * read as HTTP/0.9; `HTTP/2.0` in text, which no HTTP/2 client sends) or whose method is not an HTTP method
+ * (`PRI`, RTSP methods) is refused with the parser's own 400 and the connection closed, as the same method on
+ * an HTTP/1.1 line is refused by the parser. Everything else goes to `listener` untouched. It sits in front of
+ * the hot path, so no route, fast or not, answers a request the router could not have routed.
+ */
+export function refuseNonHttp(
+  deps: PreRoutingDeps,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (req.httpVersionMajor === 1 && ROUTABLE_METHODS.has(req.method ?? '')) {
+      listener(req, res);
+      return;
+    }
+    const requestId = deps.nextRequestId();
+    deps.logDebug({ http_version: req.httpVersion, request_id: requestId }, 'refused a request that is not HTTP/1.x');
+    const response = errorResponse(deps, MALFORMED.code, MALFORMED.message, requestId, MALFORMED.hint);
+    // Through `res`, not the socket: node has this response on its books and closes after it (`connection: close`).
+    res.writeHead(response.status, response.headers.flat());
+    res.end(response.body);
+  };
 }
 
 /** The `clientErrorHandler` of the app: node's parser errors in the one error shape. */

@@ -1,4 +1,5 @@
 // Every error, including those raised before a request reaches a route (node's HTTP parser, the router, CONNECT), is answered in the one error shape with a request id and the right status, never quotes the request back, and a client that shuts its write side after its request still gets the answer.
+import { createServer } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RawResponse, rawRequest } from './raw-http.ts';
@@ -186,6 +187,90 @@ describe('methods', () => {
   it('answers a request with an Expect it does not know as usual', async () => {
     const res = await one(req('GET /v1/spot HTTP/1.1', ['Expect: pmref-canary']));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('requests that are not HTTP/1.x', () => {
+  // node's parser takes a line without a version as HTTP/0.9 and an RTSP line as HTTP/1.0, with methods no
+  // route table has (PRI, RTSP's); Fastify answered those from a fallback that ran no hook, so the error had
+  // no common headers and no X-Request-Id (fuzz seed 684935648).
+  it('answers the fuzz wire PRI without a version, with a chunked body and a stray chunk behind it, once', async () => {
+    const wire =
+      'PRI /schemas/market.json\r\nHost: pmref.test\r\nConnection: close\r\naccept-encoding: identity\r\n' +
+      'Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n0\r\n\r\n';
+    const got = await rawRequest(port, wire, { responses: UNTIL_CLOSE });
+    expect(got.timedOut).toBe(false);
+    expect(got.closed).toBe(true);
+    // The bytes behind a request that asked Connection: close are no request: no second answer (RFC 9112 §9.6).
+    expect(got.responses).toHaveLength(1);
+    const res = got.responses[0] as RawResponse;
+    expect(errorOf(res, 400, 'invalid_request')).toEqual({
+      error: 'Malformed HTTP request',
+      code: 'invalid_request',
+      hint: 'Send an HTTP/1.1 request with a method among GET, HEAD, POST, OPTIONS and a percent-encoded path.',
+      request_id: res.headers['x-request-id'],
+    });
+    expect(res.headers['x-schema-version']).toBe('v0.2.0');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it.each([
+    'PRI /schemas/market.json',
+    'DESCRIBE /v1/events RTSP/1.0',
+    'PLAY /v1/events/pmref-canary',
+    'GET /v1/spot',
+    'GET /v1/markets/pmref-canary',
+    'GET /v1/spot HTTP/2.0',
+  ])('refuses %s with 400 like the parser refuses it, and closes', async (line) => {
+    const got = await rawRequest(port, req(line), { responses: UNTIL_CLOSE });
+    expect(got.closed).toBe(true);
+    expect(got.responses).toHaveLength(1);
+    const res = got.responses[0] as RawResponse;
+    expect(errorOf(res, 400, 'invalid_request').error).toBe('Malformed HTTP request');
+    expect(res.headers['x-schema-version']).toBe('v0.2.0');
+    expect(res.body).not.toContain('canary');
+  });
+
+  it('answers a request that is not HTTP/1.x behind a kept-alive one after that one', async () => {
+    // Not PRI: node destroys the connection after parsing a PRI request (its HTTP/2 preface guard), answers
+    // queued behind it included.
+    for (const second of ['GET /v1/spot', 'DESCRIBE /v1/spot RTSP/1.0']) {
+      const got = await rawRequest(
+        port,
+        `GET /v1/spot HTTP/1.1\r\nHost: pmref.test\r\n\r\n${second}\r\nHost: pmref.test\r\n\r\n`,
+        { responses: UNTIL_CLOSE },
+      );
+      expect(got.closed).toBe(true);
+      expect(got.responses.map((r) => r.status)).toEqual([200, 400]);
+      errorOf(got.responses[1] as RawResponse, 400, 'invalid_request');
+    }
+  });
+
+  it("answers in the one shape when such a method reaches Fastify's router anyway (its last-resort fallback)", async () => {
+    // The app's server refuses these methods before routing; a server that hands every request to the router,
+    // as Fastify's own would, shows what the error handler and sendError make of its fallback's 404.
+    const bare = createServer((request, response) => s.app.routing(request, response));
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = bare.address();
+      const barePort = typeof address === 'object' && address ? address.port : 0;
+      const cases: [string, number, string][] = [
+        ['DESCRIBE /schemas/market.json RTSP/1.0', 405, 'method_not_allowed'],
+        ['SETUP /v2/pmref-canary RTSP/1.0', 404, 'not_found'],
+      ];
+      for (const [line, status, code] of cases) {
+        const got = await rawRequest(barePort, req(line), { responses: UNTIL_CLOSE });
+        expect(got.responses).toHaveLength(1);
+        const res = got.responses[0] as RawResponse;
+        errorOf(res, status, code);
+        expect(res.headers['x-schema-version']).toBe('v0.2.0');
+        if (status === 405) expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+        expect(res.body).not.toContain('canary');
+      }
+    } finally {
+      await new Promise<void>((resolve, reject) => bare.close((err) => (err ? reject(err) : resolve())));
+    }
   });
 });
 
