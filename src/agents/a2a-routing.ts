@@ -1,8 +1,10 @@
 /**
- * How the A2A face turns a message into a skill call (served-shapes §14, issue 8). Pure: text or data in,
- * a skill name and its arguments out. Data parts `{skill, args}` name the skill directly; free text is
- * routed, first match wins: a market id, ticker or venue URL → get_market; an event id or slug → get_event;
- * calendar words → list_upcoming_catalysts; otherwise a search over events.
+ * How the A2A face turns a message into a skill call (served-shapes §14, issues 8 and 17). Pure: text or data in,
+ * a skill name and its arguments out. Data parts `{skill, args}` name the skill directly; free text is routed,
+ * first match wins: "what does X mean" / "glossary" → glossary; "compare …", "same bet on the other venue" or a
+ * question id → compare_question; "stats", "how common", "what share" → get_stats; a market id, ticker or venue
+ * URL → get_market; an event id or slug → get_event; calendar words → list_upcoming_catalysts; otherwise a
+ * search over markets (search_markets), then over events when no market matches.
  */
 
 export type Route =
@@ -37,6 +39,8 @@ export function searchTokens(text: string): string[] {
 /** Routes free text to a skill call. `isSlug` says whether a token is a known event slug. */
 export function routeText(text: string, isSlug: (s: string) => boolean): Route {
   const trimmed = text.trim();
+  const special = glossaryRoute(trimmed) ?? compareRoute(trimmed) ?? statsRoute(trimmed);
+  if (special) return special;
   const market =
     MARKET_ID.exec(trimmed)?.[0] ?? CONDITION_ID.exec(trimmed)?.[0] ?? (URL_ONLY.test(trimmed) ? trimmed : undefined);
   const ticker = TICKER.exec(trimmed)?.[0];
@@ -70,7 +74,87 @@ function searchRoute(text: string): Route {
   const tokens = searchTokens(text);
   if (tokens.length === 0) return { skill: 'usage', args: {} };
   const longest = [...tokens].sort((a, b) => b.length - a.length).slice(0, 2);
-  const retry: Route | undefined =
-    tokens.length > 2 ? { skill: 'list_events', args: { q: longest.join(' '), limit: 5 } } : undefined;
-  return { skill: 'list_events', args: { q: tokens.join(' '), limit: 5 }, ...(retry ? { fallback: retry } : {}) };
+  // Markets first (questions, rules, tickers, synonyms); events by their longest words when no market matches.
+  const retry: Route = { skill: 'list_events', args: { q: longest.join(' '), limit: 5 } };
+  return { skill: 'search_markets', args: { q: tokens.join(' '), limit: 5 }, fallback: retry };
+}
+
+const MEANS =
+  /\b(?:what\s+(?:does|do|is|are)\s+(.+?)\s+(?:mean|stand\s+for)|meaning\s+of\s+(.+?)|define\s+(.+?)|explain\s+(?:the\s+)?(?:code|rule|cap|term)\s+(.+?))\s*\??$/i;
+const GLOSSARY_WORD = /\bglossary\b(?:\s+(?:for|of)?\s*(.+?))?\s*\??$/i;
+
+/** A kind named in words ("glossary caps", "what do the reason codes mean"). */
+const KIND_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/^grades?$/i, 'grade'],
+  [/^factors?$/i, 'factor'],
+  [/^rules?(?:\s+ids?)?$/i, 'rule'],
+  [/^caps?$/i, 'cap'],
+  [/^(?:commitment\s+)?subtypes?$|^commitments?$/i, 'commitment_subtype'],
+  [/^relations?$/i, 'relation'],
+  [/^differences?$/i, 'difference'],
+  [/^regimes?$|^screens?$/i, 'regime'],
+  [/^reasons?(?:\s+codes?)?$|^reason_codes?$/i, 'reason_code'],
+];
+
+/** "what does clarity.no_committed_source mean?", "define commitment_none", "glossary caps" → glossary. */
+function glossaryRoute(text: string): Route | undefined {
+  const m = MEANS.exec(text) ?? GLOSSARY_WORD.exec(text);
+  if (!m) return undefined;
+  const raw = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim().replace(/^(?:the|a|an)\s+/i, '');
+  const term = raw.replace(/^[`"'“‘]+|[`"'”’]+$/g, '');
+  const kind = KIND_WORDS.find(([re]) => re.test(term))?.[1];
+  if (kind) return { skill: 'glossary', args: { kind } };
+  return { skill: 'glossary', args: term === '' ? {} : { term } };
+}
+
+const COMPARE =
+  /\b(?:compare|comparison|side[\s-]by[\s-]side|same\s+bet|other\s+venue|both\s+venues|cross[\s-]venue|twins?)\b/i;
+const QUESTION_ID = /\bSVC[XRP]-[0-9A-F]{10}\b/i;
+const CATEGORY_WORDS = [
+  'economics',
+  'financials',
+  'crypto',
+  'companies',
+  'technology',
+  'politics',
+  'geopolitics',
+  'health',
+  'climate',
+] as const;
+
+/** "compare KXFED-26DEC-T4.25", "is SVCX-… the same bet on the other venue?", "cross-venue questions in crypto". */
+function compareRoute(text: string): Route | undefined {
+  const question = QUESTION_ID.exec(text)?.[0];
+  if (question) return { skill: 'compare_question', args: { question_id: question.toUpperCase() } };
+  if (!COMPARE.test(text)) return undefined;
+  const market = MARKET_ID.exec(text)?.[0] ?? CONDITION_ID.exec(text)?.[0] ?? TICKER.exec(text)?.[0];
+  if (market)
+    return { skill: 'compare_question', args: { market_id: market.startsWith('0x') ? market : market.toUpperCase() } };
+  const category = CATEGORY_WORDS.find((c) => new RegExp(`\\b${c}\\b`, 'i').test(text));
+  return { skill: 'compare_question', args: { ...(category ? { category } : {}), limit: 10 } };
+}
+
+const STATS =
+  /\b(?:stats|statistics|how\s+(?:common|often|many|rare)|what\s+(?:share|fraction|percentage|proportion)|share\s+of|percent(?:age)?\s+of)\b/i;
+const SUBTYPE_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/\bno\s+(?:committed\s+)?source\b|\bnone\b/i, 'none'],
+  [/\bplaceholder|consensus\s+of\s+credible/i, 'uncommitted_placeholder'],
+  [/\billustrative|for\s+example/i, 'uncommitted_illustrative'],
+  [/\bsecond[\s-]?hand/i, 'committed_secondhand'],
+  [/\bnamed\s+(?:source|authority)/i, 'named'],
+];
+
+/** "how common is it that a venue_b market commits to no source?" → get_stats {venue_b, none}. */
+function statsRoute(text: string): Route | undefined {
+  if (!STATS.test(text)) return undefined;
+  const args: Record<string, string> = {};
+  const venue = /\bvenue[_\s-]?([ab])\b/i.exec(text)?.[1];
+  if (venue) args.venue = `venue_${venue.toLowerCase()}`;
+  const grade = /\bgrade(?:d)?\s+([ABC])\b/.exec(text)?.[1] ?? /\b([ABC])[\s-]grade/.exec(text)?.[1];
+  if (grade) args.grade = grade;
+  const subtype = SUBTYPE_WORDS.find(([re]) => re.test(text))?.[1];
+  if (subtype) args.source_commitment_subtype = subtype;
+  const category = CATEGORY_WORDS.find((c) => new RegExp(`\\b${c}\\b`, 'i').test(text));
+  if (category) args.category = category;
+  return { skill: 'get_stats', args };
 }

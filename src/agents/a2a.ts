@@ -92,6 +92,17 @@ const SKILL_EXAMPLES: Record<string, string[]> = {
   list_events: ['fed rate decision', 'bitcoin above 100k'],
   get_event: ['SVC-EVT-… or an event slug'],
   get_market: ['Can I trust how KXFED-26APR-T4.25 settles?', 'SVC-MKT-…'],
+  search_markets: [
+    'fomc rate cut markets graded A',
+    '{"skill": "search_markets", "args": {"q": "bitcoin", "has_twin": true}}',
+  ],
+  compare_question: [
+    'Is KXFED-26APR-T4.25 the same bet on the other venue?',
+    'compare cross-venue questions in economics',
+    'SVCX-…',
+  ],
+  get_stats: ['How common is it that a venue_b market commits to no source?', 'stats for economics grade A'],
+  glossary: ['What does clarity.no_committed_source mean?', 'glossary caps'],
   list_upcoming_catalysts: ['upcoming catalysts in the next 14 days'],
   list_signals: ['{"skill": "list_signals", "args": {"kind": "cross_venue_divergence"}}'],
   get_signal: ['{"skill": "get_signal", "args": {"slug": "…"}}'],
@@ -186,7 +197,10 @@ class PmrefExecutor implements AgentExecutor {
     if (route.skill === 'usage') return { skill: 'usage', payload: usage() };
     const tool = toolNamed(route.skill);
     const outcome = tool?.run(this.qs, route.args as never);
-    const empty = outcome?.found === true && route.skill === 'list_events' && outcome.value.total === 0;
+    const empty =
+      outcome?.found === true &&
+      (route.skill === 'list_events' || route.skill === 'search_markets') &&
+      outcome.value.total === 0;
     const fallback = 'fallback' in route ? route.fallback : undefined;
     if ((!outcome?.found || empty) && fallback) return this.runRoute(fallback);
     if (!outcome) return { skill: 'usage', payload: usage() };
@@ -200,7 +214,7 @@ class PmrefExecutor implements AgentExecutor {
 function usage(): Record<string, unknown> {
   return {
     usage:
-      'Send a market id (SVC-MKT-…), a venue_a ticker or market URL, an event id or slug, words like "upcoming catalysts in 14 days", or search words; or a data part {"skill", "args"} naming one of the skills.',
+      'Send a market id (SVC-MKT-…), a venue_a ticker or market URL, an event id or slug, "compare <market or question id>", "how common is …", "what does <code> mean", words like "upcoming catalysts in 14 days", or search words; or a data part {"skill", "args"} naming one of the skills.',
     skills: AGENT_TOOLS.map((t) => t.name),
   };
 }

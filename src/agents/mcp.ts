@@ -14,7 +14,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { z } from 'zod';
 import { SCHEMA_VERSION } from '../domain/index.ts';
 import type { QueryService } from '../serve/index.ts';
-import { AGENT_INSTRUCTIONS, AGENT_TOOLS, toolJsonSchema, toolNamed } from './tools.ts';
+import { toolJsonSchema } from './tool-kit.ts';
+import { AGENT_INSTRUCTIONS, AGENT_TOOLS, toolNamed } from './tools.ts';
 
 export interface McpOptions {
   serviceName: string;

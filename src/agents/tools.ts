@@ -1,212 +1,184 @@
 /**
- * The six agent tools (spec §4.10), defined once: MCP serves them as tools and A2A as skills. Each tool is
- * a zod input schema, a zod output schema taken from the served shapes in src/domain, and a function over
- * the query service — the same functions the REST routes call. A face only translates.
+ * The agent tools (spec §4.10, issue 17), defined once: MCP serves them as tools and A2A as skills. Each tool is
+ * a zod input schema (tool-inputs.ts), a zod output schema taken from the served shapes in src/domain, and a
+ * function over the query service — the same functions the REST routes call. A face only translates.
+ *
+ * Answers are lean by default (issue 17): `get_market` and `get_event` answer concise unless asked for
+ * `detail: full`, and a list that comes back empty says why and what to try (`notice`).
  */
 import { z } from 'zod';
 import {
-  CATEGORIES,
   CatalystsSchema,
-  EVENT_STATUS_FILTERS,
   EventDetailSchema,
   EventListSchema,
-  GRADES,
+  MarketConciseSchema,
   MarketDetailSchema,
-  SIGNAL_KINDS,
+  MarketPageSchema,
+  QuestionComparisonSchema,
+  QuestionPageSchema,
   SignalBulletinSchema,
   SignalIndexSchema,
-  VENUES,
 } from '../domain/index.ts';
-import type { QueryService } from '../serve/index.ts';
+import { MarketQueryError } from '../serve/index.ts';
+import { compareQuestion } from './compare.ts';
+import { catalystsEmptyNotice, eventsEmptyNotice, signalsEmptyNotice } from './empty-notices.ts';
+import { GlossaryAnswerSchema, lookupGlossary } from './glossary.ts';
+import { AgentStatsSchema, selectStats } from './stats-selection.ts';
+import {
+  CatalystsInput,
+  CompareQuestionInput,
+  GetEventInput,
+  GetMarketInput,
+  GetSignalInput,
+  GetStatsInput,
+  GlossaryInput,
+  ListEventsInput,
+  ListSignalsInput,
+  SearchMarketsInput,
+} from './tool-inputs.ts';
+import { type AgentTool, defineTool, eventNotFound, found, marketNotFound } from './tool-kit.ts';
 
-/** A tool's answer: the served object, or a not-found with the next step to try. */
-export type ToolOutcome =
-  | { found: true; value: Record<string, unknown> }
-  | { found: false; error: string; next_step: string };
+const EmptyNoticeSchema = z
+  .object({ reason: z.string(), try: z.array(z.string()) })
+  .describe('Present when the list is empty: why, and what to try.');
+const withNotice = <T extends z.ZodObject>(schema: T) => schema.extend({ notice: EmptyNoticeSchema.optional() });
 
-export interface AgentTool<I extends z.ZodType = z.ZodType> {
-  name: string;
-  title: string;
-  description: string;
-  input: I;
-  output: z.ZodType;
-  run(qs: QueryService, args: z.infer<I>): ToolOutcome;
-}
-
-function defineTool<I extends z.ZodType>(tool: AgentTool<I>): AgentTool {
-  return tool as unknown as AgentTool;
-}
-
-const found = (value: unknown): ToolOutcome => ({ found: true, value: value as Record<string, unknown> });
-
-const ListEventsInput = z
-  .object({
-    q: z
-      .string()
-      .max(200)
-      .optional()
-      .describe(
-        'Search words, all of which must appear in the event question or tags (e.g. "fed rate", "bitcoin"). Keep it short.',
-      ),
-    category: z.enum(CATEGORIES).optional().describe('Only events in this category.'),
-    platform: z.enum(VENUES).optional().describe('Only events from this venue.'),
-    grade: z
-      .enum(GRADES)
-      .optional()
-      .describe('Only events whose headline market has this Resolution Clarity Grade (A is clearest).'),
-    status: z
-      .enum(EVENT_STATUS_FILTERS)
-      .optional()
-      .describe('active: has an open market; resolved: has none; all (default).'),
-    limit: z.number().int().min(1).max(100).optional().describe('Page size, 1–100 (default 50).'),
-    offset: z.number().int().min(0).optional().describe('Rows to skip for paging (default 0).'),
-  })
-  .strict();
-
-const GetEventInput = z
-  .object({
-    slug: z.string().min(1).describe('The event slug or its SVC-EVT- id (from list_events).'),
-    detail: z.enum(['full', 'concise']).optional().describe('concise trims each market to grade, price and source.'),
-  })
-  .strict();
-
-const GetMarketInput = z
-  .object({
-    market_id: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'A service market id (SVC-MKT-…), a venue-native id (venue_a ticker or venue_b condition id), or a venue_a market URL.',
-      ),
-    market: z.string().min(1).optional().describe('Alias of market_id.'),
-  })
-  .strict()
-  .refine((a) => a.market_id !== undefined || a.market !== undefined, 'pass market_id (or its alias market)');
-
-const CatalystsInput = z
-  .object({
-    days: z.number().int().min(1).max(365).optional().describe('Look-ahead window in days, 1–365 (default 30).'),
-  })
-  .strict();
-
-const ListSignalsInput = z
-  .object({
-    event_id: z.string().optional().describe('Only bulletins about this event (target or linked), by SVC-EVT- id.'),
-    category: z.string().optional().describe('Bulletin category tag, e.g. CROSS_VENUE_DIVERGENCE or VOLUME_SPIKE.'),
-    venue: z.enum(VENUES).optional().describe('Only bulletins involving this venue.'),
-    kind: z
-      .enum(SIGNAL_KINDS)
-      .optional()
-      .describe('Detection path: cross_venue_divergence, benchmark_drift, news_cycle or volume_spike.'),
-    detection_path: z.enum(SIGNAL_KINDS).optional().describe('Alias of kind.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('At most this many bulletins, newest first (default 30).'),
-  })
-  .strict();
-
-const GetSignalInput = z
-  .object({ slug: z.string().min(1).describe('The bulletin slug (record_slug from list_signals).') })
-  .strict();
-
-/** Every tool, in the order tools/list returns them. */
+/** Every tool, in the order tools/list returns them: find, look up, compare, count, explain, then the wire. */
 export const AGENT_TOOLS: readonly AgentTool[] = [
   defineTool({
     name: 'list_events',
-    title: 'Search prediction-market events',
+    title: 'Browse or search events',
     description:
-      "Browse or search canonical prediction-market events across both venues. Each item carries the headline market's price and its Resolution Clarity Grade (A = settles cleanly on a named authority; C = vague or contested settlement). Use it first to find an event or market for a topic; then call get_event or get_market for detail.",
+      'Browse or search canonical prediction-market events across both venues; answers "what events are there on this topic?". Each item carries the headline market\'s price and its Resolution Clarity Grade (A = settles cleanly on a named authority; C = vague or contested settlement). q matches event questions and tags only: to find a market by its own question, rules text or ticker, use search_markets. Then call get_event or get_market for detail.',
     input: ListEventsInput,
-    output: EventListSchema,
-    run: (qs, a) =>
-      found(
-        qs
-          .listEvents(
-            {
-              q: a.q,
-              category: a.category,
-              platform: a.platform,
-              grade: a.grade,
-              status: a.status,
-              limit: a.limit ?? 50,
-              offset: a.offset ?? 0,
-            },
-            false,
-          )
-          .value(),
-      ),
+    output: withNotice(EventListSchema),
+    run: (qs, a) => {
+      const body = qs
+        .listEvents(
+          {
+            q: a.q,
+            category: a.category,
+            platform: a.platform,
+            grade: a.grade,
+            status: a.status,
+            limit: a.limit ?? 50,
+            offset: a.offset ?? 0,
+          },
+          false,
+        )
+        .value() as { total: number };
+      return found(body.total === 0 ? { ...body, notice: eventsEmptyNotice(qs, a) } : body);
+    },
+  }),
+  defineTool({
+    name: 'search_markets',
+    title: 'Find markets',
+    description:
+      'Search and filter individual markets on both venues: answers "which markets are about this?" and "which markets are graded A / commit to no source / trade on both venues?". q matches market and event questions, rules text, venue tickers, series and tags (with stemming, synonyms and one typo); filters on the market\'s own grade, source commitment, venue, category, status, whether it has a twin on the other venue, eligibility, and close time. Each row has the grade, score, caps, committed source, price with its as-of time, volume and question_id; an empty page says why in notice.',
+    input: SearchMarketsInput,
+    output: MarketPageSchema,
+    run: (qs, a) => {
+      try {
+        return found(
+          qs.findMarkets({
+            ...a,
+            has_twin: a.has_twin === undefined ? undefined : String(a.has_twin),
+            limit: a.limit ?? 20,
+            offset: a.offset ?? 0,
+          }),
+        );
+      } catch (err) {
+        if (!(err instanceof MarketQueryError)) throw err;
+        return { found: false, error: err.message, next_step: err.hint };
+      }
+    },
   }),
   defineTool({
     name: 'get_event',
     title: 'Get one event with its markets',
     description:
-      "The full graded record of one event: every market with its price, Resolution Clarity Grade, committed resolution source and provenance, cross-venue twins (also_on, with the other venue's price) and the lifecycle log. detail=concise trims each market to grade, price and source.",
+      'One event with all its markets: answers "what are the markets of this event and how do they compare?". Each market has its price, Resolution Clarity Grade, source and cross-venue twins (also_on), with the lifecycle log. detail=concise (default) trims each market to grade, price and source; detail=full adds every field and the rules texts.',
     input: GetEventInput,
     output: EventDetailSchema,
     run: (qs, a) => {
-      const body = qs.getEvent(a.slug, a.detail);
-      return body
-        ? found(body.value())
-        : {
-            found: false,
-            error: `No event with slug or id "${a.slug}".`,
-            next_step: 'Search with list_events (q=a few words of the question) and pass its slug or event_id.',
-          };
+      const body = qs.getEvent(a.slug, a.detail ?? 'concise');
+      return body ? found(body.value()) : eventNotFound(a.slug);
     },
   }),
   defineTool({
     name: 'get_market',
     title: 'Can I trust how this market settles?',
     description:
-      'Price and resolution provenance of one market: answers "can I trust how this settles?". Returns the Resolution Clarity Grade with its score, caps and the factors that decided it, the committed source of record (or why there is none), who arbitrates, the question_id shared with the same question on the other venue and also_on (the other venue\'s same, complement or related markets with their prices; a related one lists its typed differences). Accepts a service id (SVC-MKT-…), a venue-native id or venue_a ticker, or a venue_a market URL (parsed, never fetched); venue_b URLs need the condition id. The answer\'s market_id is the canonical id.',
+      "One market's price and resolution provenance: answers \"can I trust how this settles?\". concise (default): the Resolution Clarity Grade with its score, its caps and the factors that cost points (each with its rule id, what it means and the venue's own words), the committed source of record (or why there is none) and who arbitrates, the price with its as-of time, the question_id and also_on (the other venue's same, complement or related markets with their prices and price times), the event, and the rules text once. detail=full gives every served field. Accepts a service id (SVC-MKT-…), a venue-native id or venue_a ticker, or a venue_a market URL (parsed, never fetched).",
     input: GetMarketInput,
-    output: MarketDetailSchema,
+    output: z.union([MarketConciseSchema, MarketDetailSchema]),
     run: (qs, a) => {
       const ref = a.market_id ?? a.market ?? '';
-      const body = qs.getMarket(ref);
-      return body
-        ? found(body.value())
-        : {
-            found: false,
-            error: `Nothing matched "${ref}".`,
-            next_step:
-              'Pass a service id (SVC-MKT-…), a venue-native id or venue_a ticker, or a venue_a market URL; or find the market by topic with list_events.',
-          };
+      const body = qs.getMarket(ref, a.detail ?? 'concise');
+      return body ? found(body.value()) : marketNotFound(ref);
     },
+  }),
+  defineTool({
+    name: 'compare_question',
+    title: 'Is this the same bet on the other venue?',
+    description:
+      'Cross-venue questions: answers "is this the same bet on the other venue?" and "where do the venues price one question differently?". With question_id (SVCX-…, or a pair id) or market_id: both legs side by side (venue, question, price with its as-of time, grade, arbiter, source of record), the relation (same, complement, related), the divergence in percentage points (complement-adjusted), the typed differences and a word diff of the two rule texts. With neither: every linked pair, largest divergence first, filtered by category, relation or min_divergence.',
+    input: CompareQuestionInput,
+    output: z.union([QuestionComparisonSchema, QuestionPageSchema]),
+    run: (qs, a) => compareQuestion(qs, a),
+  }),
+  defineTool({
+    name: 'get_stats',
+    title: 'How common is it?',
+    description:
+      'Catalog counts: answers "how common is X?" (e.g. how many venue_b markets commit to no source, what share of economics markets grade A). Markets per venue, grade, commitment subtype and category; linked cross-venue questions by relation; venue_b dispute rates by grade. Give filters to get one count and its share: venue and category choose the population, grade and source_commitment_subtype what is counted in it.',
+    input: GetStatsInput,
+    output: AgentStatsSchema,
+    run: (qs, a) => found(selectStats(qs.statsData(), a)),
+  }),
+  defineTool({
+    name: 'glossary',
+    title: 'What does this code mean?',
+    description:
+      'Plain-word meanings of the codes in answers: answers "what does X mean?". Grades, RCG factors and their weights, rule ids (rcg.factors[].rule, e.g. clarity.no_committed_source), caps (with the grade each allows), commitment subtypes, link relations and difference types, eligibility-screen regimes and their reason codes. Pass a code or a word as term, or a kind, or nothing for all.',
+    input: GlossaryInput,
+    output: GlossaryAnswerSchema,
+    run: (_qs, a) => found(lookupGlossary(a)),
   }),
   defineTool({
     name: 'list_upcoming_catalysts',
     title: 'Upcoming scheduled catalysts',
     description:
-      'Scheduled releases and decisions in the next N days (FOMC decisions, CPI, jobs, GDP, PPI, earnings, elections), each with its date and the authoritative source URL. Use it for "what is coming up that could move these markets?".',
+      'Scheduled releases and decisions in the next N days (FOMC decisions, CPI, jobs, GDP, PPI, earnings, elections), each with its date and the authoritative source URL. Answers "what is coming up that could move these markets?".',
     input: CatalystsInput,
-    output: CatalystsSchema,
-    run: (qs, a) => found(qs.upcomingCatalysts({ days: a.days ?? 30 }).value()),
+    output: withNotice(CatalystsSchema),
+    run: (qs, a) => {
+      const days = a.days ?? 30;
+      const body = qs.upcomingCatalysts({ days }).value() as { count: number };
+      return found(body.count === 0 ? { ...body, notice: catalystsEmptyNotice(days) } : body);
+    },
   }),
   defineTool({
     name: 'list_signals',
     title: 'Browse the signal wire',
     description:
-      'Analytic bulletins, newest first: cross-venue price divergence between twins, crypto threshold markets drifting from spot (benchmark drift), several markets on one entity repricing together (news cycle), and volume spikes. Filter by event_id, category tag, venue or kind.',
+      'Analytic bulletins, newest first: answers "what moved unusually?". Cross-venue price divergence between twins, crypto threshold markets drifting from spot (benchmark drift), several markets on one entity repricing together (news cycle), and volume spikes. Filter by event_id, category tag, venue or kind.',
     input: ListSignalsInput,
-    output: SignalIndexSchema,
-    run: (qs, a) =>
-      found(
-        qs
-          .listSignals({
-            event_id: a.event_id,
-            category: a.category,
-            venue: a.venue,
-            detection_path: a.kind ?? a.detection_path,
-            limit: a.limit ?? 30,
-          })
-          .value(),
-      ),
+    output: withNotice(SignalIndexSchema),
+    run: (qs, a) => {
+      const kind = a.kind ?? a.detection_path;
+      const body = qs
+        .listSignals({
+          event_id: a.event_id,
+          category: a.category,
+          venue: a.venue,
+          detection_path: kind,
+          limit: a.limit ?? 30,
+        })
+        .value() as { count: number };
+      const filtered = [a.event_id, a.category, a.venue, kind].some((x) => x !== undefined);
+      return found(body.count === 0 ? { ...body, notice: signalsEmptyNotice(qs, filtered) } : body);
+    },
   }),
   defineTool({
     name: 'get_signal',
@@ -233,20 +205,11 @@ export function toolNamed(name: string): AgentTool | undefined {
   return AGENT_TOOLS.find((t) => t.name === name);
 }
 
-/** JSON Schema (draft-07, as MCP clients validate) of a zod schema; `input` mode so served objects may carry additive keys. */
-export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  delete json.$schema;
-  return json;
-}
-
 /** Plain words for agents: what the grade, the committed source, question_id and also_on mean, and which tool answers what. */
 export const AGENT_INSTRUCTIONS = `pmref is a read-only reference service for prediction markets on two venues: venue_a (a CFTC-regulated exchange settling in USD) and venue_b (a token-vote-arbitrated protocol settling in USDC). Use it to judge whether a market's price can be trusted and whether the same question trades on the other venue.
-- Every market has a Resolution Clarity Grade (rcg.grade): A settles on a concrete named authority with an objective trigger; B has a gap (a hedged source, a lagging or editable source, a contested fact); C is vague, disputed or names no committed source. rcg.factors says which rule decided each factor and quotes the venue's own text.
+- Every market has a Resolution Clarity Grade (rcg.grade): A settles on a concrete named authority with an objective trigger; B has a gap (a hedged source, a lagging or editable source, a contested fact); C is vague, disputed or names no committed source. get_market lists the factors that cost points with the rule that decided each and the venue's own words.
 - The committed source (resolution.source_of_record) is copied verbatim from the venue's text; when it is null the market names no committed source and resolution.source_commitment_subtype says why (illustrative "for example" hedge, placeholder "consensus of credible reporting", or none). A missing source is graded, not hidden.
-- question_id (SVCX-…) is shared by markets that ask the same question, on either venue; direction says the side (above/below at the same threshold is the same claim). also_on lists the other venue's markets with their current prices and a relation: same or complement (they share the question_id) or related (a near-equivalent question with another question_id; differences lists each typed difference, e.g. resolves_on, horizon, threshold, with the venue_a and venue_b values).
-- Which tool: find things with list_events (q = a few words); "can I trust how this settles?" → get_market (grade, source, arbitration); the whole event → get_event; scheduled releases → list_upcoming_catalysts; unusual moves → list_signals / get_signal.
+- question_id (SVCX-…) is shared by markets that ask the same question, on either venue; direction says the side (above/below at the same threshold is the same claim). also_on lists the other venue's markets with their current prices and a relation: same or complement (they share the question_id) or related (a near-equivalent question with another question_id; differences lists each typed difference).
+- Which tool: find markets with search_markets (q = a few words, a ticker or a topic; filters on the market's own grade, commitment, venue, twin) or events with list_events; "can I trust how this settles?" → get_market; the whole event → get_event; "is this the same bet on the other venue?" → compare_question; "how common is X?" → get_stats; "what does this code mean?" → glossary; scheduled releases → list_upcoming_catalysts; unusual moves → list_signals / get_signal.
+- get_market and get_event answer concise by default; pass detail=full for every field. An empty list carries notice.reason and notice.try.
 - eligibility_screens mean fit with a jurisdiction's rule set, not quality. Access is open; no key is needed. Cite results with the _provenance ids.`;

@@ -14,6 +14,7 @@ import { buildApp, defaultLimits, memoryMeter } from '../http/index.ts';
 import { ReadModelHolder } from '../serve/index.ts';
 import { openStore } from '../store/index.ts';
 import { DEFAULT_FIXTURES, editorialBench } from './bench-editorial.ts';
+import { benchQueries, SEARCH_QUERIES, searchBench } from './bench-search.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
 interface Target {
@@ -70,6 +71,7 @@ export const benchCommand: Command = {
   usage: `
 Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
        pmref bench --editorial [--fixtures DIR] [--out FILE]
+       pmref bench --search [--out FILE]
 
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
@@ -82,6 +84,10 @@ figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --conne
 --editorial times the editorial functions instead (resolution judgment and claim keying, µs per market,
 best of 4 rounds) over the recorded venue fixtures (default ${DEFAULT_FIXTURES}) and writes
 bench/editorial.json; no store needed.
+
+Every run also times search in process (issue 17): p50/p99 over the query set in ${SEARCH_QUERIES} (each
+query as an event and a market search), the search index's heap and its rebuild time (what a pack load
+pays). --search runs only that and writes bench/search.json.
 `,
   async run(args) {
     const { values } = parseFlags(args, {
@@ -90,6 +96,7 @@ bench/editorial.json; no store needed.
       connections: { type: 'string' },
       out: { type: 'string' },
       editorial: { type: 'boolean', default: false },
+      search: { type: 'boolean', default: false },
       fixtures: { type: 'string' },
     });
     if (values.editorial) return runEditorial(values.fixtures ?? DEFAULT_FIXTURES, values.out);
@@ -113,6 +120,16 @@ bench/editorial.json; no store needed.
     const origin = 'http://127.0.0.1';
     const holder = await ReadModelHolder.create(store, { origin, clock: () => new Date() });
     const model = holder.current();
+    const search = searchBench(model, benchQueries());
+    process.stdout.write(`search: ${JSON.stringify(search)}\n`);
+    if (values.search) {
+      const out = values.out ?? join('bench', 'search.json');
+      const dataset = { events: model.events.length, markets: model.marketById.size, generation: model.generation };
+      writeFileSync(out, `${JSON.stringify({ search, dataset, at: new Date().toISOString() }, null, 2)}\n`);
+      process.stdout.write(`wrote ${out}\n`);
+      await store.close();
+      return 0;
+    }
     const app = await buildApp({
       store,
       readModel: holder,
@@ -133,6 +150,7 @@ bench/editorial.json; no store needed.
     const targets: Target[] = [
       { name: 'events_list', path: '/v1/events?limit=50' },
       { name: 'events_search', path: `/v1/events?q=${encodeURIComponent(token)}` },
+      { name: 'markets_search', path: '/v1/markets?q=bitcoin%20price' },
       { name: 'event_detail', path: `/v1/events/${encodeURIComponent(ladder.event.slug)}` },
       { name: 'market_detail', path: `/v1/markets/${encodeURIComponent(market.marketId)}` },
     ];
@@ -218,6 +236,7 @@ bench/editorial.json; no store needed.
     const cpu = cpus();
     const results = {
       endpoints,
+      search,
       rss_mb: Math.round(rssPeak / 1024 / 1024),
       rss_after_build_mb: Math.round(rssAfterBuild / 1024 / 1024),
       load_average: loadavg().map((l) => Math.round(l * 10) / 10),

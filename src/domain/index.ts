@@ -4,6 +4,17 @@ export { CatalystSchema } from './catalyst.ts';
 export type { CatalystDate, Event, LadderDistribution } from './event.ts';
 export { CatalystDateSchema, EVENT_ID_PATTERN, EventIdSchema, EventSchema, LadderDistributionSchema } from './event.ts';
 export {
+  CAP_MEANINGS,
+  COMMITMENT_SUBTYPE_MEANINGS,
+  DIFFERENCE_MEANINGS,
+  FACTOR_MEANINGS,
+  GRADE_MEANINGS,
+  RELATION_MEANINGS,
+  RULE_MEANINGS,
+  SCREEN_FUNNEL_REASON_MEANINGS,
+  SCREEN_RULE_REASON_MEANINGS,
+} from './glossary.ts';
+export {
   EVENT_ALPHABET,
   eventCheckDigit,
   eventIdFor,
@@ -46,8 +57,51 @@ export {
   ResolutionTriggersSchema,
   TriggerSchema,
 } from './market.ts';
+export type { DecidingFactor, MarketConcise } from './market-concise.ts';
+export {
+  ConciseAlsoOnItemSchema,
+  ConciseCapSchema,
+  ConciseEvidenceSchema,
+  DecidingFactorSchema,
+  MarketConciseSchema,
+} from './market-concise.ts';
+export type { EventPage, ListNotice, ListSort, MarketList, MarketListItem, MarketPage } from './market-list.ts';
+export {
+  ELIGIBILITY_STATUSES,
+  EventPageSchema,
+  LIST_SORTS,
+  ListNoticeSchema,
+  ListSortSchema,
+  MarketListItemSchema,
+  MarketListSchema,
+  MarketPageSchema,
+} from './market-list.ts';
 export type { FieldProvenance, FieldProvenanceEntry } from './provenance.ts';
 export { FieldProvenanceEntrySchema, FieldProvenanceSchema } from './provenance.ts';
+export type {
+  DiffSegment,
+  QuestionComparison,
+  QuestionDetail,
+  QuestionLeg,
+  QuestionList,
+  QuestionPage,
+  QuestionSummary,
+  RulesDiff,
+} from './question.ts';
+export {
+  DiffSegmentSchema,
+  pairIdFor,
+  QUESTION_PAIR_ID_PATTERN,
+  QuestionComparisonSchema,
+  QuestionDetailSchema,
+  QuestionLegSchema,
+  QuestionListSchema,
+  QuestionNoticeSchema,
+  QuestionPageSchema,
+  QuestionPairIdSchema,
+  QuestionSummarySchema,
+  RulesDiffSchema,
+} from './question.ts';
 export type { Evidence, FactorRating, Rcg, RcgCap, RcgFactor, RcgFactorName } from './rcg.ts';
 export {
   EvidenceSchema,
@@ -119,6 +173,8 @@ export type { SignalBulletin } from './signal.ts';
 export { SignalBulletinSchema, SignalNumberSchema } from './signal.ts';
 export type { SpotRow } from './spot.ts';
 export { SpotRowSchema } from './spot.ts';
+export type { DisputeRate, Stats, StatsCell } from './stats.ts';
+export { DisputeRateSchema, StatsBodySchema, StatsCellSchema, StatsSchema } from './stats.ts';
 export type { VenueFacts } from './venue-facts.ts';
 export { emptyVenueFacts, VenueFactsSchema } from './venue-facts.ts';
 export type {

@@ -277,8 +277,15 @@ export const EventListSchema = z
     valid_grades: z.array(z.string()).optional(),
     status_notice: z.string().optional(),
     valid_statuses: z.array(z.string()).optional(),
+    grade_any_notice: z.string().optional().describe('Issue 17: grade_any was not a grade.'),
+    sort_notice: z.string().optional().describe('Issue 17: sort was not known; the default order was used.'),
+    valid_sorts: z.array(z.string()).optional(),
     limit_notice: z.string().optional(),
     offset_notice: z.string().optional(),
+    notice: z
+      .object({ reason: z.string(), try: z.array(z.string()) })
+      .optional()
+      .describe('Issue 17: why the page is empty or the search matched only part of q, and what to try.'),
     _notice: NoticeSchema,
     events: z.array(EventListItemSchema),
   })

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'event_not_found',
   'market_not_found',
   'signal_not_found',
+  'question_not_found',
   'method_not_allowed',
   'invalid_body',
   'invalid_email',
@@ -39,6 +40,7 @@ export function statusOf(code: ErrorCode): number {
     case 'event_not_found':
     case 'market_not_found':
     case 'signal_not_found':
+    case 'question_not_found':
       return 404;
     case 'method_not_allowed':
       return 405;
@@ -99,4 +101,10 @@ export const notFound = {
       'Pass a service id (SVC-MKT-…), a venue-native id or ticker, or a venue market URL; find one via /v1/events?q=…',
     ),
   signal: () => new ApiError('signal_not_found', 'Signal not found', 'Try /v1/signals for the wire index.'),
+  question: () =>
+    new ApiError(
+      'question_not_found',
+      'Question not found',
+      'Pass a pair id or question_id (SVCX-…, SVCR-…, SVCP-…) from /v1/questions.',
+    ),
 };

@@ -19,5 +19,9 @@ export function liveExamples(query: QueryService): Record<string, unknown> {
   const signal = model.signals[0];
   if (signal) out.getSignal = query.getSignal(signal.record_slug)?.value();
   if (model.spot.value<{ spot: unknown[] }>().spot.length > 0) out.getSpot = model.spot.value();
+  out.listQuestions = query.listQuestions({ limit: 1 }).value();
+  const pair = model.questions.list[0];
+  if (pair) out.getQuestion = pair.detail.value();
+  out.getStats = query.getStats().value();
   return out;
 }

@@ -1,3 +1,4 @@
+export { collectGarbage } from './gc.ts';
 export type { ContentEncoding } from './json-bytes.ts';
 export {
   Body,
@@ -10,6 +11,8 @@ export {
   prependKeys,
   prettyAt,
 } from './json-bytes.ts';
+export type { MarketCatalog, MarketQuery, MarketRow } from './market-list.ts';
+export { MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MarketQueryError } from './market-list.ts';
 export { refCandidates, resolveMarketRef } from './market-ref.ts';
 export type { ServedMark } from './marks-feed.ts';
 export { MARKS_DEFAULT_LIMIT, MARKS_MAX_LIMIT, MarksFeed, MarksQueryError } from './marks-feed.ts';
@@ -21,11 +24,23 @@ export type { Clamped, Raw } from './params.ts';
 export { clampInt, clampMinMult, clampOffset } from './params.ts';
 export type { EventQuery, ReadModelSource, SignalQuery } from './query-service.ts';
 export { QueryService } from './query-service.ts';
+export type { ParsedQuestionQuery, QuestionEntry, QuestionIndex, QuestionQuery } from './questions.ts';
+export {
+  divergenceOf,
+  QUESTIONS_DEFAULT_LIMIT,
+  QUESTIONS_MAX_LIMIT,
+  QuestionQueryError,
+  RELATIONS,
+} from './questions.ts';
 export type { BuildOptions, EventEntry, MarketEntry, ReadModel } from './read-model.ts';
 export { buildReadModel } from './read-model.ts';
 export type { HolderOptions } from './read-model-holder.ts';
 export { ReadModelHolder } from './read-model-holder.ts';
+export type { IndexedDocs, SearchOutcome } from './search/engine.ts';
+export { SearchIndex } from './search/engine.ts';
 export type { PriceFacts, ServedSummary } from './serialize.ts';
 export { isLiveMarket, priceFacts } from './serialize.ts';
+export type { StatsEntry } from './stats.ts';
 export type { StatusInputs, StoreView } from './status.ts';
 export { readStoreView, StatusService, serviceStatus } from './status.ts';
+export { diffWords } from './word-diff.ts';

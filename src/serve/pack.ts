@@ -9,13 +9,19 @@
  */
 import { existsSync } from 'node:fs';
 import { open, readFile, rename } from 'node:fs/promises';
-import type { Catalyst, Event, Notice, SignalBulletin } from '../domain/index.ts';
+import type { Catalyst, Event, Notice, QuestionSummary, SignalBulletin, Stats } from '../domain/index.ts';
 import { Body } from './json-bytes.ts';
+import { catalogFromPack, type PackedCatalog, packCatalog } from './market-list.ts';
 import type { MoverCandidates } from './movers.ts';
+import { questionIndexFrom } from './questions.ts';
 import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from './read-model.ts';
 
-/** 2: the header names the store it was built from (issue 15). Packs of other versions are rebuilt. */
-export const PACK_VERSION = 2;
+/**
+ * 2: the header names the store it was built from (issue 15). 3: cross-venue questions, stats and the search
+ * catalog (issue 17).
+ * Packs of other versions are rebuilt.
+ */
+export const PACK_VERSION = 3;
 
 type Ref = [offset: number, length: number, etag: string];
 
@@ -48,6 +54,11 @@ interface PackHeader {
   signalBodies: Array<[slug: string, body: Ref]>;
   spot: Ref;
   info: Ref;
+  /** Issue 17: the question rows with their side-by-side bodies, and the stats (stored: the pack has no markets to rebuild them from). */
+  questions: Array<{ summary: QuestionSummary; detail: Ref }>;
+  stats: { data: Stats; body: Ref };
+  /** Issue 17: market rows and normalized search documents; the search index is rebuilt from them at load. */
+  catalog: PackedCatalog;
 }
 
 /** What a pack must match to be used: the store it was built from, its generation, origin and UTC day. */
@@ -99,6 +110,9 @@ export async function writePack(model: ReadModel, path: string, store: string): 
     signalBodies: [...model.signalBySlug.entries()].map(([slug, b]) => [slug, ref(b)]),
     spot: ref(model.spot),
     info: ref(model.info),
+    questions: model.questions.list.map((q) => ({ summary: q.summary, detail: ref(q.detail) })),
+    stats: { data: model.stats.data, body: ref(model.stats.body) },
+    catalog: packCatalog(model.catalog),
   };
   const head = Buffer.from(JSON.stringify(header), 'utf8');
   const len = Buffer.alloc(4);
@@ -181,5 +195,11 @@ export async function readPack(path: string, want: PackKey): Promise<ReadModel |
     info: body(header.info),
     counts: header.counts,
     cache: new Map(),
+    questions: questionIndexFrom(header.questions.map((q) => ({ summary: q.summary, detail: body(q.detail) }))),
+    stats: { data: header.stats.data, body: body(header.stats.body) },
+    catalog: catalogFromPack(
+      header.catalog,
+      events.map((e) => e.event.event_id),
+    ),
   };
 }

@@ -16,8 +16,10 @@ import {
 } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import { Body, ByteArena, etagFor, objectWithArrayBytes, prettyAt } from './json-bytes.ts';
+import { CatalogCollector, type MarketCatalog } from './market-list.ts';
 import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates } from './movers.ts';
 import { noticeFor } from './notice.ts';
+import { buildQuestionIndex, type QuestionIndex, QuestionLegs } from './questions.ts';
 import {
   conciseMarket,
   eventCatalystDates,
@@ -33,6 +35,7 @@ import {
   servedMarket,
   venuesCovered,
 } from './serialize.ts';
+import { type StatsEntry, StatsTally, statsEntry } from './stats.ts';
 
 export interface EventEntry {
   event: Event;
@@ -77,6 +80,12 @@ export interface ReadModel {
   counts: { events: number; markets: number; published_events: number; live_events: number };
   /** Per-generation cache of assembled responses (list pages, filtered views), bounded. */
   cache: Map<string, Body>;
+  /** Cross-venue pairs (`/v1/questions`, issue 17), persisted in the pack. */
+  questions: QuestionIndex;
+  /** Catalog statistics (`/v1/stats`, issue 17), persisted in the pack. */
+  stats: StatsEntry;
+  /** Market rows, per-event facts and the search index (`q`, `/v1/markets`, issue 17); rebuilt at pack load. */
+  catalog: MarketCatalog;
 }
 
 export interface BuildOptions {
@@ -166,6 +175,9 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const marketByNative = new Map<string, MarketEntry>();
   const pieces = new Map<string, MarketPiece>();
   const piecesByEvent = new Map<string, MarketPiece[]>();
+  const questionLegs = new QuestionLegs();
+  const statsTally = new StatsTally();
+  const catalogRows = new CatalogCollector();
   for (let after: string | undefined, page: Market[] = []; ; after = page.at(-1)?.market_id) {
     page = await store.listMarkets({ limit: MARKET_PAGE, ...(after === undefined ? {} : { after }) });
     if (page.length === 0) break;
@@ -178,6 +190,10 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
         log: logByMarket.get(market.market_id),
       });
       const detail = marketDetail(piece.served, market, origin, notice);
+      const marketEvent = market.event_id === null ? undefined : published.get(market.event_id);
+      questionLegs.add(market, piece.served, marketEvent);
+      statsTally.add(market, piece.served, marketEvent);
+      catalogRows.add(market, piece.served, marketEvent);
       const entry = {
         marketId: market.market_id,
         detail: new Body(
@@ -222,6 +238,8 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       (a.event.event_id < b.event.event_id ? -1 : 1),
   );
   const { eventByKey, byCategory, byVenue, byGrade } = indexEvents(entries);
+  await yieldToRequests();
+  const catalog = catalogRows.finish(entries.map((e) => e.event));
 
   const signals = await store.listSignals();
   const signalBySlug = new Map(
@@ -243,6 +261,8 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     live_events: entries.filter((e) => e.live).length,
   };
   const builtAt = now.toISOString();
+  const questions = buildQuestionIndex(questionLegs, { generation, notice, arena });
+  const stats = statsEntry(statsTally.result(generation, questions), { generation, notice });
   const info = {
     service: opts.serviceName ?? 'pmref',
     status: 'ok' as const,
@@ -288,6 +308,9 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     info: new Body(JSON.stringify(info, null, 2), etagFor(generation, 'info')),
     counts: servedCounts,
     cache: new Map(),
+    questions,
+    stats,
+    catalog,
   };
 }
 

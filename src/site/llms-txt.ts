@@ -41,6 +41,9 @@ ${simulated}
 - ${o}/v1/catalysts/upcoming : catalyst calendar (days 1..365)
 - ${o}/v1/signals and ${o}/v1/signals/{slug} : signal wire
 - ${o}/v1/spot : reference spot prices
+- ${o}/v1/questions : questions on both venues (same, complement, related), both legs with prices and as-of times, divergence in points; category, relation, min_divergence, limit ≤ 100, offset
+- ${o}/v1/questions/{id} : one cross-venue pair side by side, with a word diff of the two rule texts
+- ${o}/v1/stats : markets by venue × grade × commitment subtype × category, linked pairs by relation, dispute rates by grade
 - ${o}/v1/marks?since=<ISO> : marks feed, daily marks written or updated since a moment (cursor, limit ≤ 2000); not cached
 - ${o}/v1/status : operational state (ok, degraded or stale), its checks and the latest pipeline runs; not cached
 - POST ${o}/v1/keys {"email": …} : free key
@@ -52,7 +55,7 @@ OpenAPI 3.1: ${o}/openapi.json · Reference: ${o}/docs
 ## MCP
 
 - Streamable HTTP (JSON-RPC 2.0) at ${o}/mcp; no authentication.
-- Tools: list_events, get_event, get_market, list_upcoming_catalysts, list_signals, get_signal.
+- Tools: list_events, search_markets, get_event, get_market (detail concise|full), compare_question, get_stats, glossary, list_upcoming_catalysts, list_signals, get_signal.
 - Connect: npx mcp-remote ${o}/mcp
 
 ## A2A

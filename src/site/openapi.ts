@@ -64,6 +64,7 @@ export async function registerOpenApiGenerator(app: FastifyInstance, opts: OpenA
         { name: 'catalysts' },
         { name: 'signals' },
         { name: 'spot' },
+        { name: 'questions' },
         { name: 'keys' },
       ],
     },

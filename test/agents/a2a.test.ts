@@ -1,10 +1,12 @@
 // Invariant: the A2A interface serves an agent card with skills mirroring the tools, answers v1.0
-// SendMessage and v0.3 message/send (text routed, data parts run the named skill) with a completed task
+// SendMessage and v0.3 message/send (text routed, also to compare_question, get_stats and glossary; data parts
+// run the named skill) with a completed task
 // holding a one-sentence summary and a data part, and gives clear JSON-RPC errors for everything else.
 import { type AgentCard, type Message, type Part, Role, type Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_TOOLS } from '../../src/agents/index.ts';
 import { call, ORIGIN, type Started, startServer } from '../e2e/rest-helpers.ts';
 import { btcMarketA, fed } from '../serve/seed.ts';
 
@@ -75,14 +77,8 @@ describe('agent card', () => {
     expect(body.protocolVersion).toBe('1.0');
     expect(body.url).toMatch(/\/a2a$/);
     expect(body.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
-    expect(body.skills.map((s) => s.id)).toEqual([
-      'list_events',
-      'get_event',
-      'get_market',
-      'list_upcoming_catalysts',
-      'list_signals',
-      'get_signal',
-    ]);
+    expect(body.skills.map((s) => s.id)).toEqual(AGENT_TOOLS.map((t) => t.name));
+    expect(body.skills.map((s) => s.id)).toEqual(expect.arrayContaining(['compare_question', 'get_stats', 'glossary']));
     expect((await call(server.base, '/a2a')).body).toEqual(card.body);
   });
 });
@@ -119,11 +115,49 @@ describe('v1.0 SendMessage with the SDK client', () => {
     const cal = await send([text('upcoming catalysts in the next 45 days')]);
     expect(cal.payload.window_days).toBe(45);
     const search = await send([text('what is the price of the fed upper bound market?')]);
-    expect((search.payload.events as Array<{ event_id: string }>)[0]?.event_id).toBe(fed.event_id);
+    expect((search.payload.markets as Array<{ event_id: string }>)[0]?.event_id).toBe(fed.event_id);
     const direct = await send([data({ skill: 'get_market', args: { market_id: btcMarketA.market_id } })]);
     expect(direct.payload.market_id).toBe(btcMarketA.market_id);
     const usage = await send([text('??')]);
-    expect(usage.payload.skills).toHaveLength(6);
+    expect(usage.payload.skills).toHaveLength(AGENT_TOOLS.length);
+  });
+
+  it('routes comparisons, stats and glossary questions to the new skills, by text and by data part', async () => {
+    const client = await v1Client();
+    const send = async (parts: Part[]) => {
+      const task = (await client.sendMessage({
+        tenant: '',
+        message: message(parts),
+        configuration: undefined,
+        metadata: undefined,
+      })) as Task;
+      return { ...resultOf(task), skill: (task.metadata as { skill?: string } | undefined)?.skill };
+    };
+    const compare = await send([text(`Is ${btcMarketA.platform_market_id} the same bet on the other venue?`)]);
+    expect(compare.skill).toBe('compare_question');
+    expect((compare.payload.venue_a as { market_id: string }).market_id).toBe(btcMarketA.market_id);
+    expect(compare.summary).toMatch(
+      /^same pair SVCX-0123456789: venue_a 0\.19 \(grade A\) vs venue_b 0\.22 \(grade B\)/,
+    );
+    const stats = await send([text('How common is it that a venue_b market commits to no source?')]);
+    expect(stats.skill).toBe('get_stats');
+    expect(stats.payload.selection).toMatchObject({ filter: { venue: 'venue_b', source_commitment_subtype: 'none' } });
+    expect(stats.summary).toMatch(/^\d+ of \d+ venue_b markets have commitment none/);
+    const gloss = await send([text('What does commitment_none mean?')]);
+    expect(gloss.skill).toBe('glossary');
+    expect(gloss.summary).toMatch(
+      /^commitment_none: The rules name no resolution source at all\. Caps the grade at C\.$/,
+    );
+    const direct = await send([data({ skill: 'glossary', args: { kind: 'relation' } })]);
+    expect((direct.payload.entries as Array<{ term: string }>).map((e) => e.term)).toEqual([
+      'same',
+      'complement',
+      'related',
+    ]);
+    const market = await send([
+      data({ skill: 'get_market', args: { market_id: btcMarketA.market_id, detail: 'full' } }),
+    ]);
+    expect(market.payload.description).toBeDefined();
   });
 });
 

@@ -1,5 +1,5 @@
 // Invariant: the MCP tool server answers the official SDK client over streamable HTTP (JSON and SSE), lists
-// six tools with input and output schemas, answers every tool from the same data as REST, returns
+// its tools with input and output schemas, answers every tool from the same data as REST, returns
 // not-found as an isError tool result with a next step, and treats unknown tools and bad arguments as
 // protocol errors.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,6 +9,18 @@ import { call, type Started, startServer } from '../e2e/rest-helpers.ts';
 import { btcMarketA, fed, signal } from '../serve/seed.ts';
 
 let server: Started;
+const TOOL_NAMES = [
+  'list_events',
+  'search_markets',
+  'get_event',
+  'get_market',
+  'compare_question',
+  'get_stats',
+  'glossary',
+  'list_upcoming_catalysts',
+  'list_signals',
+  'get_signal',
+];
 
 async function connect(mode: 'json' | 'sse'): Promise<{ client: Client; seen: string[] }> {
   const seen: string[] = [];
@@ -33,20 +45,13 @@ afterAll(async () => {
 });
 
 describe('MCP over streamable HTTP', () => {
-  it('initializes, states its instructions and lists six tools with schemas (JSON mode)', async () => {
+  it('initializes, states its instructions and lists the tools with schemas (JSON mode)', async () => {
     const { client, seen } = await connect('json');
     expect(client.getServerVersion()).toEqual({ name: 'pmref', version: '0.2.0' });
     expect(client.getInstructions()).toMatch(/Resolution Clarity Grade/);
     expect(client.getInstructions()).toMatch(/question_id/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      'list_events',
-      'get_event',
-      'get_market',
-      'list_upcoming_catalysts',
-      'list_signals',
-      'get_signal',
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
@@ -138,7 +143,7 @@ describe('MCP over streamable HTTP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(ok.status).toBe(200);
-    expect((ok.body as { result: { tools: unknown[] } }).result.tools).toHaveLength(6);
+    expect((ok.body as { result: { tools: unknown[] } }).result.tools).toHaveLength(TOOL_NAMES.length);
     const bad = await call(server.base, '/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -108,7 +108,7 @@ describe('a desk asks five questions, answered only through MCP tools', () => {
     const list = await tool('list_events', { category: 'geopolitics', platform: 'venue_b' });
     const answer: string[] = [];
     for (const e of events(list)) {
-      const detail = await tool('get_event', { slug: e.slug as string });
+      const detail = await tool('get_event', { slug: e.slug as string, detail: 'full' });
       for (const m of markets(detail)) {
         const res = m.resolution as Obj;
         if (res.source_of_record === null) answer.push(`${m.market_id} (${res.source_commitment_subtype})`);
@@ -166,9 +166,9 @@ describe('a desk asks five questions, answered only through MCP tools', () => {
   it('5. what does a given venue_a ticker resolve on?', async () => {
     const m = await tool('get_market', { market_id: fed425?.platform_market_id ?? '' });
     const res = m.resolution as Obj;
-    expect([res.source_of_record, res.source_status, res.arbitration_model]).toEqual([
+    expect([res.source_of_record, res.source_commitment_subtype, res.arbitration_model]).toEqual([
       'Federal Reserve',
-      'platform_named',
+      'named',
       'venue_a_staff',
     ]);
     expect((m.rcg as Obj).grade).toMatch(/^[ABC]$/);

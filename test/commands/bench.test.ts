@@ -49,6 +49,7 @@ describe('pmref bench', () => {
     expect(results.endpoints.map((e) => e.name)).toEqual([
       'events_list',
       'events_search',
+      'markets_search',
       'event_detail',
       'market_detail',
     ]);

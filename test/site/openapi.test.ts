@@ -55,6 +55,9 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['get', '/v1/spot', 'getSpot'],
   ['get', '/v1/status', 'getStatus'],
   ['get', '/v1/marks', 'listMarks'],
+  ['get', '/v1/questions', 'listQuestions'],
+  ['get', '/v1/questions/{question_id}', 'getQuestion'],
+  ['get', '/v1/stats', 'getStats'],
   ['post', '/v1/keys', 'createKey'],
 ];
 
@@ -128,7 +131,7 @@ describe('/openapi.json', () => {
     const op = (doc.paths as Record<string, Record<string, Json>>)['/v1/events']?.get as Json;
     const params = (op.parameters as Json[]).map((p) => [p.in, p.name]);
     expect(params).toEqual(
-      ['category', 'platform', 'grade', 'q', 'status', 'limit', 'offset'].map((n) => ['query', n]),
+      ['category', 'platform', 'grade', 'q', 'grade_any', 'sort', 'status', 'limit', 'offset'].map((n) => ['query', n]),
     );
     expect(String(op.description)).toContain('clamped');
     // `?key=` is documented once, as the optional apiKey security scheme (@fastify/swagger folds the param into it).

@@ -7,20 +7,25 @@ import { registerGetEvent } from './events.get.ts';
 import { registerListEvents } from './events.list.ts';
 import { registerCreateKey } from './keys.create.ts';
 import { registerGetMarket } from './markets.get.ts';
+import { registerListMarkets } from './markets.list.ts';
 import { registerMovers } from './markets.movers.ts';
 import { registerListMarks } from './marks.list.ts';
+import { registerGetQuestion } from './questions.get.ts';
+import { registerListQuestions } from './questions.list.ts';
 import { registerGetRoot } from './root.get.ts';
 import { registerGetSignal } from './signals.get.ts';
 import { registerListSignals } from './signals.list.ts';
 import { registerSignalsRss } from './signals-rss.get.ts';
 import { registerSitePages } from './site.pages.ts';
 import { registerGetSpot } from './spot.get.ts';
+import { registerGetStats } from './stats.get.ts';
 import { registerGetStatus } from './status.get.ts';
 
 export const ROUTE_REGISTRARS = [
   registerGetRoot,
   registerListEvents,
   registerGetEvent,
+  registerListMarkets,
   registerGetMarket,
   registerMovers,
   registerUpcomingCatalysts,
@@ -28,6 +33,9 @@ export const ROUTE_REGISTRARS = [
   registerGetSignal,
   registerSignalsRss,
   registerGetSpot,
+  registerListQuestions,
+  registerGetQuestion,
+  registerGetStats,
   registerGetStatus,
   registerListMarks,
   registerCreateKey,

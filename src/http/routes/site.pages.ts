@@ -1,14 +1,19 @@
 /**
  * Site routes (not /v1; issue 10): `/screens/` (+ `/screens/index.json`), `/screens/{regime}/`,
  * `/screens/{regime}.json`, `/screens/{regime}.csv`, `/methodology` and the human event page
- * `/events/{slug}`. Server-rendered, no external assets: the CSP allows only inline styles.
+ * `/events/{slug}`; the explorer's `/questions` and `/questions/{id}` (issue 17; its home page is `/` for
+ * browsers, in root.get.ts). Server-rendered, no external assets: the CSP allows only inline styles.
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import type { QuestionPage } from '../../domain/index.ts';
+import { QuestionQueryError } from '../../serve/index.ts';
 import { DOCUMENT_HEADERS } from '../../site/index.ts';
+import { comparePage, dataSourceNotice, QUESTIONS_PARAMS, questionsPage } from '../../site/pages/index.ts';
 import type { App, AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { JSON_TYPE } from '../send.ts';
+import { pageParams, sendPage } from '../send-page.ts';
 
 const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'";
@@ -64,6 +69,44 @@ export function registerSitePages(app: App, ctx: AppContext): void {
       const html = await ctx.pages.event(req.params.slug);
       if (!html) throw new ApiError('event_not_found', 'Event not found', 'Search with /v1/events?q=…');
       return sendDoc(reply, html, HTML, `"event-page-${req.params.slug}-${ctx.query.model().generation}"`);
+    },
+  );
+  registerQuestionPages(app, ctx);
+}
+
+/** Pairs per page of `/questions` (a screenful; `limit` in the URL may ask for up to the API's maximum). */
+const QUESTIONS_PAGE_SIZE = 25;
+
+/** `/questions` (the cross-venue list, `findQuestions`) and `/questions/{id}` (the compare page, `question`). */
+function registerQuestionPages(app: App, ctx: AppContext): void {
+  const hidden = { hide: true };
+  app.get('/questions', { schema: hidden }, async (req, reply) => {
+    const params = pageParams(req.query, [...QUESTIONS_PARAMS, 'offset']);
+    let result: QuestionPage;
+    try {
+      result = ctx.query.findQuestions({ ...params, limit: params.limit ?? QUESTIONS_PAGE_SIZE });
+    } catch (err) {
+      // A malformed number (e.g. min_divergence=abc): a 400 in the one error shape, like every error of the service.
+      if (err instanceof QuestionQueryError) throw new ApiError('invalid_request', err.message, err.hint);
+      throw err;
+    }
+    const notice = dataSourceNotice(ctx.query.model().dataSource);
+    return sendPage(ctx, req, reply, questionsPage({ params, result, notice }));
+  });
+  app.get(
+    '/questions/:id',
+    { schema: { ...hidden, params: z.object({ id: z.string().min(1).max(200) }) } },
+    async (req, reply) => {
+      const comparison = ctx.query.question(req.params.id);
+      // The id is not quoted back: an error body never echoes request input.
+      if (!comparison)
+        throw new ApiError(
+          'question_not_found',
+          'Question not found',
+          'See /questions for every cross-venue question.',
+        );
+      const notice = dataSourceNotice(ctx.query.model().dataSource);
+      return sendPage(ctx, req, reply, comparePage({ comparison, notice }));
     },
   );
 }

@@ -3,7 +3,7 @@
  * factors that decided it, its sources with provenance, cross-venue twins with prices, a price chart
  * of the marks as inline SVG (with the data as a table), and the lifecycle log.
  */
-import type { Event, Mark, Market, ServedLogEntry } from '../../domain/index.ts';
+import { type Event, type Mark, type Market, pairIdFor, type ServedLogEntry } from '../../domain/index.ts';
 import { esc, gradeBadge, page, pct } from './html.ts';
 import { type ChartSeries, priceChartSvg } from './svg-chart.ts';
 
@@ -13,6 +13,11 @@ export interface EventPageData {
   marks: ReadonlyMap<string, readonly Mark[]>;
   log: readonly ServedLogEntry[];
   notice?: string | null;
+  /**
+   * The event slug of each twin market (`also_on[].market_id` → slug), so a twin links to the other venue's
+   * event page; a twin missing here (not published) links to its JSON record instead.
+   */
+  twinEvents?: ReadonlyMap<string, string>;
 }
 
 const FACTOR_LABELS: Record<string, string> = {
@@ -60,10 +65,35 @@ function sourcesList(market: Market): string {
   return `${committed}${items ? `<ul>${items}</ul>` : '<p class="muted">No sources listed.</p>'}`;
 }
 
-function twins(market: Market): string {
+/**
+ * A twin's links (issue 17): the other venue's event page (at the twin's own section) when it is published,
+ * else its JSON record, and the compare page of the shared question.
+ */
+function twinLink(t: NonNullable<Market['also_on']>[number], twinEvents: ReadonlyMap<string, string>): string {
+  const slug = twinEvents.get(t.market_id);
+  const target = slug
+    ? `/events/${encodeURIComponent(slug)}#m-${encodeURIComponent(t.market_id)}`
+    : `/v1/markets/${encodeURIComponent(t.market_id)}`;
+  return `<code>${esc(t.venue)}</code> <a href="${esc(target)}">${esc(t.market_id)}</a> at ${pct(t.price)}`;
+}
+
+/**
+ * The compare page of a market and its twin: the shared question_id for same and complement twins; for a related
+ * twin (two question_ids) the pair id `pairIdFor` gives, from the venue_a market id first.
+ */
+function compareLink(market: Market, t: NonNullable<Market['also_on']>[number]): string {
+  const id =
+    t.relation === 'related'
+      ? market.platform === 'venue_a'
+        ? pairIdFor('related', market.market_id, t.market_id)
+        : pairIdFor('related', t.market_id, market.market_id)
+      : market.question_id;
+  return id ? ` · <a href="/questions/${esc(encodeURIComponent(id))}">compare side by side</a>` : '';
+}
+
+function twins(market: Market, twinEvents: ReadonlyMap<string, string>): string {
   if (!market.also_on || market.also_on.length === 0) return '';
-  const link = (t: NonNullable<Market['also_on']>[number]) =>
-    `<code>${esc(t.venue)}</code> <a href="/v1/markets/${esc(t.market_id)}">${esc(t.market_id)}</a> at ${pct(t.price)}`;
+  const link = (t: NonNullable<Market['also_on']>[number]) => `${twinLink(t, twinEvents)}${compareLink(market, t)}`;
   // Issue 16: a related market asks a near-equivalent question (another question_id); say how it differs.
   const shared = market.also_on.filter((t) => t.relation !== 'related');
   const related = market.also_on.filter((t) => t.relation === 'related');
@@ -86,12 +116,12 @@ function twins(market: Market): string {
   );
 }
 
-function marketSection(market: Market, marks: readonly Mark[]): string {
+function marketSection(market: Market, marks: readonly Mark[], twinEvents: ReadonlyMap<string, string>): string {
   const latest = marks[marks.length - 1];
   return `<section aria-labelledby="m-${esc(market.market_id)}">
 <h3 id="m-${esc(market.market_id)}">${gradeBadge(market.rcg?.grade)} ${esc(market.group_item_title ?? market.question_raw ?? market.market_id)}</h3>
 <p class="muted"><code>${esc(market.market_id)}</code> · ${esc(market.platform)} <code>${esc(market.platform_market_id)}</code> · ${esc(market.status)} · last price ${pct(latest?.yes_last_price)}${latest ? ` as of ${esc(latest.snapshot_at)}` : ''}</p>
-${twins(market)}
+${twins(market, twinEvents)}
 <h4>Sources</h4>${sourcesList(market)}
 <h4>Grade</h4>${factorTable(market)}
 </section>`;
@@ -138,7 +168,7 @@ ${catalysts ? `<h2>Catalysts</h2><ul>${catalysts}</ul>` : ''}
 ${priceChartSvg(series, `Daily prices: ${event.question}`)}
 <details><summary>Price data as a table</summary><table><thead><tr><th scope="col">Market</th><th scope="col">Date</th><th scope="col" class="num">Last price</th></tr></thead><tbody>${dataRows}</tbody></table></details>
 <h2>Markets</h2>
-${markets.map((m) => marketSection(m, data.marks.get(m.market_id) ?? [])).join('\n')}
+${markets.map((m) => marketSection(m, data.marks.get(m.market_id) ?? [], data.twinEvents ?? new Map())).join('\n')}
 <h2>Lifecycle log</h2>
 ${log ? `<table><thead><tr><th scope="col">Recorded</th><th scope="col">Market</th><th scope="col">Event</th><th scope="col">Outcome</th><th scope="col">Basis</th><th scope="col">Source</th></tr></thead><tbody>${log}</tbody></table>` : '<p class="muted">No lifecycle entries yet.</p>'}`,
   });

@@ -38,6 +38,8 @@ export interface PageOptions {
   body: string;
   jsonLd?: unknown;
   notice?: string | null;
+  /** Extra inline CSS for one page (the CSP allows inline styles only, so pages add rules here). */
+  style?: string;
 }
 
 /** The shared page shell: skip link, header navigation, main landmark, footer with attribution. */
@@ -51,9 +53,10 @@ export function page(opts: PageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${esc(opts.title)} · pmref</title>
 <meta name="description" content="${esc(opts.description)}">
-<style>${STYLE}</style>
+<style>${STYLE}${opts.style ?? ''}</style>
 ${ld}
 </head>
 <body>
@@ -61,6 +64,7 @@ ${ld}
 <header>
 <a class="brand" href="/">pmref</a>
 <nav aria-label="Site"><ul>
+<li><a href="/questions">Cross-venue questions</a></li>
 <li><a href="/docs">API reference</a></li>
 <li><a href="/methodology">Methodology</a></li>
 <li><a href="/screens/">Screens</a></li>

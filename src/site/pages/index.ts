@@ -1,7 +1,12 @@
+export type { ComparePageData } from './compare-page.ts';
+export { comparePage, diffHtml } from './compare-page.ts';
 export type { EventPageData } from './event-page.ts';
 export { eventPage } from './event-page.ts';
+export { dataSourceNotice, type Params } from './explorer-parts.ts';
+export { HOME_PARAMS, type HomePageData, homePage } from './home-page.ts';
 export { esc, gradeBadge, page, pct } from './html.ts';
 export { renderMarkdown } from './markdown.ts';
+export { QUESTIONS_PARAMS, type QuestionsPageData, questionsPage } from './questions-page.ts';
 export type { RegimeSummary } from './screens-pages.ts';
 export { regimePage, screensIndexPage } from './screens-pages.ts';
 export { methodologyMarkdown, type RegimeArtifacts, SitePages } from './site-pages.ts';

@@ -20,6 +20,7 @@ import {
 } from '../../signals/screens/index.ts';
 import type { Store } from '../../store/index.ts';
 import { eventPage } from './event-page.ts';
+import { dataSourceNotice } from './explorer-parts.ts';
 import { page } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { regimePage, screensIndexPage } from './screens-pages.ts';
@@ -130,6 +131,19 @@ async function buildArtifacts(model: ReadModel): Promise<Artifacts> {
   };
 }
 
+/** The event slug of every published twin of these markets (issue 17: event pages link their twins). */
+function twinEventSlugs(model: ReadModel, markets: readonly Market[]): Map<string, string> {
+  const slugs = new Map<string, string>();
+  for (const m of markets) {
+    for (const t of m.also_on ?? []) {
+      const detail = model.marketById.get(t.market_id)?.detail.value<{ event_id: string | null }>();
+      const twinEvent = detail?.event_id ? model.eventByKey.get(detail.event_id) : undefined;
+      if (twinEvent) slugs.set(t.market_id, twinEvent.event.slug);
+    }
+  }
+  return slugs;
+}
+
 export class SitePages {
   private artifacts: Artifacts | null = null;
   private building: Promise<Artifacts> | null = null;
@@ -202,12 +216,16 @@ export class SitePages {
       if (list) list.push(m);
       else byMarket.set(m.market_id, [m]);
     }
-    const notice =
-      model.dataSource === 'simulated'
-        ? 'This service runs on the simulated universe: the data are generated, not venue data.'
-        : null;
+    const notice = dataSourceNotice(model.dataSource);
     const html = Buffer.from(
-      eventPage({ event: entry.event, markets, marks: byMarket, log: detail.resolution_log, notice }),
+      eventPage({
+        event: entry.event,
+        markets,
+        marks: byMarket,
+        log: detail.resolution_log,
+        notice,
+        twinEvents: twinEventSlugs(model, markets),
+      }),
     );
     const pages = this.eventPages.pages;
     if (pages.size >= EVENT_PAGE_CACHE) {

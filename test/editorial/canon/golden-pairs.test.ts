@@ -61,7 +61,8 @@ describe.skipIf(!present)('golden cross-venue pairs', () => {
     };
   };
   const pairs = golden.pairs as Pair[];
-  const judged = pairs.map((p) => {
+  // Collected even when the suite is skipped: read the fixtures only when they are there.
+  const judged = (present ? pairs : []).map((p) => {
     const link = crossVenueLinks([keyed(p.a), keyed(p.b)])[0];
     return { p, made: link?.kind ?? null, differences: link?.differences };
   });
