@@ -6,6 +6,7 @@
  * URL → get_market; an event id or slug → get_event; calendar words → list_upcoming_catalysts; otherwise a
  * search over markets (search_markets), then over events when no market matches.
  */
+import { CATEGORIES } from '../domain/index.ts';
 
 export type Route =
   | { skill: string; args: Record<string, unknown>; fallback?: Route }
@@ -110,17 +111,8 @@ function glossaryRoute(text: string): Route | undefined {
 const COMPARE =
   /\b(?:compare|comparison|side[\s-]by[\s-]side|same\s+bet|other\s+venue|both\s+venues|cross[\s-]venue|twins?)\b/i;
 const QUESTION_ID = /\bSVC[XRP]-[0-9A-F]{10}\b/i;
-const CATEGORY_WORDS = [
-  'economics',
-  'financials',
-  'crypto',
-  'companies',
-  'technology',
-  'politics',
-  'geopolitics',
-  'health',
-  'climate',
-] as const;
+/** The service categories, as words a request may name. */
+const CATEGORY_WORDS = CATEGORIES;
 
 /** "compare KXFED-26DEC-T4.25", "is SVCX-… the same bet on the other venue?", "cross-venue questions in crypto". */
 function compareRoute(text: string): Route | undefined {
