@@ -48,6 +48,12 @@ export const QuestionLegSchema = z
     event_slug: z.string().nullable().describe('Slug of the market’s event: /v1/events/{slug}, /events/{slug}.'),
     category: CategorySchema.nullable().describe("The market's event category."),
     question: z.string().nullable().describe('The venue’s own question text.'),
+    subject: z
+      .string()
+      .nullable()
+      .describe(
+        'The market’s own subject within a multi-outcome event (its group_item_title, e.g. the candidate), where the venue’s question is the event’s ("Who will win …?"); null for a single-question market.',
+      ),
     direction: DirectionSchema.nullable().describe('Which side of the boundary YES is on.'),
     price: z.number().min(0).max(1).nullable().describe('Last YES price (0–1) from the latest mark; null without one.'),
     price_as_of: dateTime()

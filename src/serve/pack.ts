@@ -18,10 +18,10 @@ import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from '
 
 /**
  * 2: the header names the store it was built from (issue 15). 3: cross-venue questions, stats and the search
- * catalog (issue 17).
+ * catalog (issue 17). 4: question legs name their subject.
  * Packs of other versions are rebuilt.
  */
-export const PACK_VERSION = 3;
+export const PACK_VERSION = 4;
 
 type Ref = [offset: number, length: number, etag: string];
 

@@ -53,6 +53,7 @@ export class QuestionLegs {
         event_slug: event?.slug ?? null,
         category: (event?.category as Category | undefined) ?? null,
         question: market.question_raw,
+        subject: market.group_item_title,
         direction: market.direction,
         price: served.last_price,
         price_as_of: served.price_as_of,

@@ -20,7 +20,7 @@ function legPanel(leg: QuestionLeg, rules: string | null): string {
     : '';
   return `<section class="leg" aria-labelledby="leg-${esc(leg.venue)}">
 <h2 id="leg-${esc(leg.venue)}">${esc(leg.venue)} ${gradeBadge(leg.grade)}</h2>
-<p><strong>${esc(leg.question ?? '(no question text)')}</strong></p>
+<p><strong>${esc(leg.question ?? '(no question text)')}</strong>${leg.subject ? ` — ${esc(leg.subject)}` : ''}</p>
 <dl class="facts">
 <dt>Price (YES)</dt><dd>${pct(leg.price)} <span class="muted">${leg.price_as_of ? `as of ${esc(shortTime(leg.price_as_of))}` : 'the venue gave no quote time'}</span></dd>
 <dt>Grade</dt><dd>${esc(leg.grade)}${leg.score === null ? '' : ` (${leg.score}/100)`}</dd>

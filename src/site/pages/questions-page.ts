@@ -63,7 +63,9 @@ export function legDifferences(q: QuestionSummary): string[] {
 
 /** One leg: grade, price with its quote time, venue id, and the venue's own wording when it differs from the row's. */
 function legCell(leg: QuestionLeg, rowTitle: string): string {
-  const wording = leg.question && leg.question !== rowTitle ? `<div class="sub">“${esc(leg.question)}”</div>` : '';
+  const subject = leg.subject ? ` — ${leg.subject}` : '';
+  const wording =
+    leg.question && leg.question !== rowTitle ? `<div class="sub">“${esc(leg.question)}”${esc(subject)}</div>` : '';
   return `${gradeBadge(leg.grade)} <strong>${pct(leg.price)}</strong><div class="sub">${leg.price_as_of ? `as of ${esc(shortTime(leg.price_as_of))}` : 'no quote time'} · ${shortId(leg.platform_market_id)}</div>${wording}`;
 }
 

@@ -155,6 +155,7 @@ function leg(over: Partial<QuestionLeg> = {}): QuestionLeg {
     event_slug: 'bitcoin-above-150k-dec-31',
     category: 'crypto',
     question: 'Bitcoin above $150,000 on December 31?',
+    subject: null,
     direction: 'above',
     price: 0.12,
     price_as_of: '2026-11-21T11:59:00.000Z',
@@ -277,6 +278,18 @@ describe('comparePage', () => {
     expect(html).toContain('3 of 8 words (venue_a) and 7 words (venue_b) are shared');
     expect(html).toContain('href="/v1/questions/SVCX-0123456789"');
     expect(externalRefs(html)).toEqual([]);
+  });
+
+  it('names a multi-outcome leg by its subject beside the event-level question', () => {
+    const base = comparison();
+    const html = comparePage({
+      comparison: {
+        ...base,
+        venue_a: { ...base.venue_a, question: 'Who will win the 2028 presidential election?', subject: 'J.D. Vance' },
+      },
+      notice: null,
+    });
+    expect(html).toContain('<strong>Who will win the 2028 presidential election?</strong> — J.D. Vance</p>');
   });
 
   it('says why there is no diff, explains a complement, and links the other pairs of the question', () => {
