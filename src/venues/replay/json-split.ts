@@ -59,12 +59,13 @@ function endOfValue(text: string, i: number): number {
 }
 
 /**
- * Raw member texts of a top-level object, or null when `text` is not one (the caller then falls
- * back to JSON.parse, which reports the error). Member values are not validated here.
- * @example splitTopLevelObject('{"a": [1, 2], "b": {}}') // Map { 'a' => '[1, 2]', 'b' => '{}' }
+ * Where each member's raw value text sits in `text` (start and end indexes), or null when `text` is not a
+ * top-level object (the caller then falls back to JSON.parse, which reports the error). Member values are
+ * not validated here.
+ * @example splitTopLevelSpans('{"a": [1, 2]}') // Map { 'a' => [6, 12] }
  */
-export function splitTopLevelObject(text: string): Map<string, string> | null {
-  const out = new Map<string, string>();
+export function splitTopLevelSpans(text: string): Map<string, [start: number, end: number]> | null {
+  const out = new Map<string, [number, number]>();
   let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
   if (text.charCodeAt(i) !== 0x7b) return null;
   i = skipWs(text, i + 1);
@@ -84,7 +85,7 @@ export function splitTopLevelObject(text: string): Map<string, string> | null {
     i = skipWs(text, i + 1);
     const end = endOfValue(text, i);
     if (end < 0) return null;
-    out.set(String(key), text.slice(i, end));
+    out.set(String(key), [i, end]);
     i = skipWs(text, end);
     const sep = text.charCodeAt(i);
     if (sep === 0x2c) {
@@ -94,4 +95,14 @@ export function splitTopLevelObject(text: string): Map<string, string> | null {
     if (sep === 0x7d) return skipWs(text, i + 1) === text.length ? out : null;
     return null;
   }
+}
+
+/**
+ * Raw member texts of a top-level object, or null when `text` is not one.
+ * @example splitTopLevelObject('{"a": [1, 2], "b": {}}') // Map { 'a' => '[1, 2]', 'b' => '{}' }
+ */
+export function splitTopLevelObject(text: string): Map<string, string> | null {
+  const spans = splitTopLevelSpans(text);
+  if (spans === null) return null;
+  return new Map([...spans].map(([key, [start, end]]) => [key, text.slice(start, end)]));
 }

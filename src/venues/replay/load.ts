@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { idOrNull, isoOrNull, isRecord, strOrNull } from '../parse.ts';
-import { splitTopLevelObject } from './json-split.ts';
+import { splitTopLevelSpans } from './json-split.ts';
+import { type MemberText, membersOf } from './member-text.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -28,8 +29,8 @@ export interface ReplayFileReport {
 
 export interface ReplayData {
   /** History is kept as JSON text per key (the simulated universe's history runs to hundreds of MB). */
-  venueA: { events: Rec[]; series: Map<string, Rec>; markets: Map<string, Rec>; candles: Map<string, string> };
-  venueB: { events: Rec[]; markets: Rec[]; books: Map<string, Rec>; history: Map<string, string> };
+  venueA: { events: Rec[]; series: Map<string, Rec>; markets: Map<string, Rec>; candles: Map<string, MemberText> };
+  venueB: { events: Rec[]; markets: Rec[]; books: Map<string, Rec>; history: Map<string, MemberText> };
   spot: Map<string, Rec>;
   files: ReplayFileReport[];
   /** `venue_a:<ticker>`, `venue_a:event:<ticker>`, `venue_b:<conditionId>`, `venue_b:event:<id>` → winning file. */
@@ -110,8 +111,8 @@ export function loadReplayData(dirs: string | string[]): ReplayData {
   const bMarkets = new Map<string, Kept>();
   const books = new Map<string, Kept>();
   const spot = new Map<string, Kept>();
-  const candles = new Map<string, string>();
-  const history = new Map<string, string>();
+  const candles = new Map<string, MemberText>();
+  const history = new Map<string, MemberText>();
   const files: ReplayFileReport[] = [];
 
   for (const dir of Array.isArray(dirs) ? dirs : [dirs]) {
@@ -135,8 +136,13 @@ export function loadReplayData(dirs: string | string[]): ReplayData {
       };
       files.push(rep);
       let text: string;
+      let bomBytes = 0;
       try {
-        text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+        text = readFileSync(path, 'utf8');
+        if (text.charCodeAt(0) === 0xfeff) {
+          text = text.slice(1);
+          bomBytes = 3;
+        }
       } catch (err) {
         rep.ignored = `not readable: ${(err as Error).message}`;
         continue;
@@ -148,8 +154,9 @@ export function loadReplayData(dirs: string | string[]): ReplayData {
           ? history
           : null;
       if (historyTarget) {
-        const members = splitTopLevelObject(text);
-        if (members && [...members.values()].every((v) => v.startsWith('['))) {
+        const spans = splitTopLevelSpans(text);
+        if (spans && [...spans.values()].every(([start]) => text.charCodeAt(start) === 0x5b)) {
+          const members = membersOf(path, text, spans, bomBytes);
           for (const [k, v] of members) historyTarget.set(k, v);
           if (historyTarget === candles) rep.candles = members.size;
           else rep.price_histories = members.size;
@@ -304,8 +311,8 @@ function assemble(s: {
   bMarkets: Map<string, Kept>;
   books: Map<string, Kept>;
   spot: Map<string, Kept>;
-  candles: Map<string, string>;
-  history: Map<string, string>;
+  candles: Map<string, MemberText>;
+  history: Map<string, MemberText>;
   files: ReplayFileReport[];
 }): ReplayData {
   const origin = new Map<string, string>();

@@ -9,6 +9,7 @@ import { isRecord, numOrNull } from '../parse.ts';
 import type { VenueLogger } from '../types.ts';
 import { FaultInjector, type FaultSpec, parseFaultSpec, targetsOf, withUnknownFields } from './faults.ts';
 import { loadReplayData, type ReplayData, type ReplayFileReport } from './load.ts';
+import { memberText } from './member-text.ts';
 
 type Rec = Record<string, unknown>;
 interface Answer {
@@ -168,7 +169,7 @@ function router(data: ReplayData): (path: string, q: URLSearchParams) => Answer 
       const end = numOrNull(q.get('end_ts')) ?? Number.POSITIVE_INFINITY;
       const markets = tickers.map((t) => ({
         market_ticker: t,
-        candlesticks: parseList(data.venueA.candles.get(t)).filter((c) => {
+        candlesticks: parseList(memberText(data.venueA.candles.get(t))).filter((c) => {
           const ts = isRecord(c) ? numOrNull(c.end_period_ts) : null;
           return ts !== null && ts >= start && ts <= end;
         }),
@@ -243,7 +244,7 @@ function router(data: ReplayData): (path: string, q: URLSearchParams) => Answer 
       if (!token) return { status: 400, body: { error: 'market is required' } };
       const start = numOrNull(q.get('startTs')) ?? Number.NEGATIVE_INFINITY;
       const end = numOrNull(q.get('endTs')) ?? Number.POSITIVE_INFINITY;
-      const inWindow = parseList(data.venueB.history.get(token)).filter((p) => {
+      const inWindow = parseList(memberText(data.venueB.history.get(token))).filter((p) => {
         const t = isRecord(p) ? numOrNull(p.t) : null;
         return t !== null && t >= start && t <= end;
       });
