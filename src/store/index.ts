@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { sqliteStagedMarksDdl } from './migration-0006.ts';
 import { SqlStore } from './sql-store.ts';
 import type { StoreDatabase } from './tables.ts';
 
@@ -56,7 +57,7 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     database.pragma('busy_timeout = 5000');
     attachStaging(database, path);
     const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
-    return new SqlStore(db, { engine: 'sqlite', ...(opts.now ? { now: opts.now } : {}) });
+    return new SqlStore(db, { engine: 'sqlite', sqlite: database, ...(opts.now ? { now: opts.now } : {}) });
   }
   if (/^postgres(ql)?:\/\//.test(dbUrl)) {
     const pool = new pg.Pool({
@@ -83,16 +84,22 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
  * the emptied staging pages would stay allocated (about 840 MB on the simulated universe), here they are
  * given back after each run (SqlStore.releaseStaging). The scratch file holds nothing that cannot be
  * lost: a rollback journal (crash-safe without WAL's growth), no fsync. Unqualified `staged_marks` resolves
- * to it because the store file has no table of that name (migration 0004 creates it on PostgreSQL only).
+ * to it because the store file has no table of that name (migration 0004 creates it on PostgreSQL only). Its
+ * rows are typed like `marks` (migration 0006); the content they reference is written to the store file when
+ * they are staged (it is permanent once published; an aborted run's is collected by the next publish).
  */
 function attachStaging(database: Database.Database, path: string): void {
   const scratch = path === ':memory:' ? ':memory:' : `${path}.staging`;
   database.prepare('ATTACH DATABASE ? AS staging').run(scratch);
   database.pragma('staging.journal_mode = TRUNCATE');
   database.pragma('staging.synchronous = OFF');
-  database.exec(`CREATE TABLE IF NOT EXISTS staging.staged_marks (
-    run_id integer NOT NULL, market_id text NOT NULL, snapshot_date text NOT NULL, record text NOT NULL,
-    PRIMARY KEY (run_id, market_id, snapshot_date))`);
+  // A scratch file from before migration 0006 holds JSON-shaped rows: they are dropped with their table (runs
+  // left `running` by a dead process are aborted at the next start anyway, their staged marks dropped).
+  const columns = database.prepare('SELECT name FROM pragma_table_info(?, ?)').all('staged_marks', 'staging') as {
+    name: string;
+  }[];
+  if (columns.some((c) => c.name === 'record')) database.exec('DROP TABLE staging.staged_marks');
+  database.exec(sqliteStagedMarksDdl('staging'));
 }
 
 function quoteIdent(name: string): string {

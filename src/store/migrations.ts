@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
+import { migrateToTypedStorage } from './migration-0006.ts';
 import type { StoreEngine } from './types.ts';
 
 export interface Migration {
@@ -287,5 +288,11 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT lower(trim(email)), min(key_hash), min(created_at)
         FROM api_keys GROUP BY lower(trim(email))`.execute(db);
     },
+  },
+  {
+    // Issue 18: the store's footprint. Marks as typed columns, markets' and events' repeated parts stored once in
+    // a content table, their bodies compressed; existing rows are converted (migration-0006.ts).
+    version: '0006_typed_marks_content',
+    up: migrateToTypedStorage,
   },
 ];

@@ -13,27 +13,19 @@ import type {
   SignalBulletin,
   SpotRow,
 } from '../domain/index.ts';
+import { ContentWriter } from './content-store.ts';
+import { MARK_COLUMN_NAMES, type MarkRow, splitMarks } from './mark-codec.ts';
+import { EVENT_LAYOUT, MARKET_LAYOUT, partColumn, splitRecord } from './record-codec.ts';
+import { chunksFor } from './sql-chunks.ts';
 import type { StoreDatabase } from './tables.ts';
 import type { IdKind, StoreEngine, StoreTx } from './types.ts';
 
-/** Most bound parameters one statement may carry (SQLite allows 32,766; PostgreSQL 65,535). */
-const MAX_PARAMS: Record<StoreEngine, number> = { sqlite: 30_000, postgres: 60_000 };
-/** Rows per statement beyond this stop paying off and only make statements bigger. */
-const MAX_ROWS_PER_STATEMENT = 500;
 /** A native key needing more salted attempts than this means `makeId` is broken, not unlucky. */
 const MAX_ID_ATTEMPTS = 100;
 
 export interface SqlContext {
   engine: StoreEngine;
   now: () => Date;
-}
-
-/** Splits `items` so that each statement binds at most the engine's parameter limit. */
-export function chunksFor<T>(engine: StoreEngine, items: readonly T[], columnsPerRow: number): T[][] {
-  const size = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_PARAMS[engine] / columnsPerRow)));
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**
@@ -52,30 +44,60 @@ function firstPerKey<T>(items: readonly T[], key: (item: T) => string): T[] {
   return [...byKey.values()];
 }
 
+/** The typed columns an upsert of marks replaces (every one but the key). */
+const MARK_VALUE_COLUMNS = MARK_COLUMN_NAMES.filter((c) => c !== 'market_id' && c !== 'snapshot_date');
+
+/**
+ * Marks as rows, their raw payloads and provenance interned in `content` (one lookup per chunk: provenance is
+ * shared by thousands of marks and found in the transaction's cache after the first).
+ */
+export async function markRows(content: ContentWriter, marks: readonly NewMark[]): Promise<MarkRow[]> {
+  const split = splitMarks(marks);
+  const ids = await content.intern(split.flatMap((s) => [s.raw, s.provenance]));
+  return split.map((s, i) => ({
+    ...s.row,
+    raw_payload_id: ids[2 * i] ?? null,
+    field_provenance_id: ids[2 * i + 1] ?? null,
+  }));
+}
+
 export class SqlTx implements StoreTx {
+  private contentWriter: ContentWriter | undefined;
+
   constructor(
     protected readonly db: Kysely<StoreDatabase>,
     protected readonly ctx: SqlContext,
   ) {}
 
+  /** This transaction's content writer (its cache of interned texts lives as long as the transaction). */
+  protected get content(): ContentWriter {
+    this.contentWriter ??= new ContentWriter(this.db, this.ctx.engine);
+    return this.contentWriter;
+  }
+
   async upsertEvents(events: readonly Event[]): Promise<void> {
-    const rows = lastPerKey(events, (e) => e.event_id).map((e) => ({
-      event_id: e.event_id,
-      venue: e.venue,
-      category: e.category,
-      slug: e.slug,
-      record: JSON.stringify(e),
-    }));
-    for (const chunk of chunksFor(this.ctx.engine, rows, 5)) {
+    const unique = lastPerKey(events, (e) => e.event_id);
+    for (const chunk of chunksFor(this.ctx.engine, unique, 6)) {
+      const split = chunk.map((event) => ({ event, ...splitRecord(event, EVENT_LAYOUT) }));
+      const ids = await this.content.intern(split.map((s) => s.parts.field_provenance));
+      const rows = split.map(({ event, body }, i) => ({
+        event_id: event.event_id,
+        venue: event.venue,
+        category: event.category,
+        slug: event.slug,
+        body,
+        field_provenance_id: ids[i] ?? null,
+      }));
       await this.db
         .insertInto('events')
-        .values(chunk)
+        .values(rows)
         .onConflict((oc) =>
           oc.column('event_id').doUpdateSet((eb) => ({
             venue: eb.ref('excluded.venue'),
             category: eb.ref('excluded.category'),
             slug: eb.ref('excluded.slug'),
-            record: eb.ref('excluded.record'),
+            body: eb.ref('excluded.body'),
+            field_provenance_id: eb.ref('excluded.field_provenance_id'),
           })),
         )
         .execute();
@@ -83,19 +105,29 @@ export class SqlTx implements StoreTx {
   }
 
   async upsertMarkets(markets: readonly Market[]): Promise<void> {
-    const rows = lastPerKey(markets, (m) => m.market_id).map((m) => ({
-      market_id: m.market_id,
-      platform: m.platform,
-      platform_market_id: m.platform_market_id,
-      event_id: m.event_id,
-      status: m.status,
-      question_id: m.question_id,
-      record: JSON.stringify(m),
-    }));
-    for (const chunk of chunksFor(this.ctx.engine, rows, 7)) {
+    const unique = lastPerKey(markets, (m) => m.market_id);
+    const parts = MARKET_LAYOUT.parts;
+    for (const chunk of chunksFor(this.ctx.engine, unique, 10)) {
+      const split = chunk.map((market) => ({ market, ...splitRecord(market, MARKET_LAYOUT) }));
+      const ids = await this.content.intern(split.flatMap((s) => parts.map((part) => s.parts[part])));
+      const partIds = (i: number) =>
+        Object.fromEntries(parts.map((part, j) => [partColumn(part), ids[i * parts.length + j] ?? null])) as Record<
+          ReturnType<typeof partColumn<(typeof parts)[number]>>,
+          number | null
+        >;
+      const rows = split.map(({ market, body }, i) => ({
+        market_id: market.market_id,
+        platform: market.platform,
+        platform_market_id: market.platform_market_id,
+        event_id: market.event_id,
+        status: market.status,
+        question_id: market.question_id,
+        body,
+        ...partIds(i),
+      }));
       await this.db
         .insertInto('markets')
-        .values(chunk)
+        .values(rows)
         .onConflict((oc) =>
           oc.column('market_id').doUpdateSet((eb) => ({
             platform: eb.ref('excluded.platform'),
@@ -103,7 +135,10 @@ export class SqlTx implements StoreTx {
             event_id: eb.ref('excluded.event_id'),
             status: eb.ref('excluded.status'),
             question_id: eb.ref('excluded.question_id'),
-            record: eb.ref('excluded.record'),
+            body: eb.ref('excluded.body'),
+            field_provenance_id: eb.ref('excluded.field_provenance_id'),
+            eligibility_screens_id: eb.ref('excluded.eligibility_screens_id'),
+            resolution_source_list_id: eb.ref('excluded.resolution_source_list_id'),
           })),
         )
         .execute();
@@ -129,53 +164,48 @@ export class SqlTx implements StoreTx {
   }
 
   async upsertMarks(marks: readonly NewMark[]): Promise<void> {
-    const rows = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`).map((mark) => {
-      const { mark_id: _ignored, ...rest } = mark as NewMark & { mark_id?: number };
-      return { market_id: rest.market_id, snapshot_date: rest.snapshot_date, record: JSON.stringify(rest) };
-    });
-    for (const chunk of chunksFor(this.ctx.engine, rows, 3)) {
+    const unique = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`);
+    for (const chunk of chunksFor(this.ctx.engine, unique, MARK_COLUMN_NAMES.length)) {
       await this.db
         .insertInto('marks')
-        .values(chunk)
+        .values(await markRows(this.content, chunk))
         .onConflict((oc) =>
-          oc.columns(['market_id', 'snapshot_date']).doUpdateSet((eb) => ({ record: eb.ref('excluded.record') })),
+          oc
+            .columns(['market_id', 'snapshot_date'])
+            .doUpdateSet((eb) => Object.fromEntries(MARK_VALUE_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
         )
         .execute();
     }
   }
 
   async stageMarks(runId: number, marks: readonly NewMark[]): Promise<void> {
-    const rows = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`).map((mark) => {
-      const { mark_id: _ignored, ...rest } = mark as NewMark & { mark_id?: number };
-      return {
-        run_id: runId,
-        market_id: rest.market_id,
-        snapshot_date: rest.snapshot_date,
-        record: JSON.stringify(rest),
-      };
-    });
-    for (const chunk of chunksFor(this.ctx.engine, rows, 4)) {
+    const unique = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`);
+    for (const chunk of chunksFor(this.ctx.engine, unique, MARK_COLUMN_NAMES.length + 1)) {
+      const rows = (await markRows(this.content, chunk)).map((row) => ({ run_id: runId, ...row }));
       await this.db
         .insertInto('staged_marks')
-        .values(chunk)
+        .values(rows)
         .onConflict((oc) =>
           oc
             .columns(['run_id', 'market_id', 'snapshot_date'])
-            .doUpdateSet((eb) => ({ record: eb.ref('excluded.record') })),
+            .doUpdateSet((eb) => Object.fromEntries(MARK_VALUE_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
         )
         .execute();
     }
   }
 
-  /** One INSERT … SELECT: the marks never pass through this process, however many a backfill staged. */
+  /**
+   * One INSERT … SELECT of the typed columns: the marks never pass through this process, however many a backfill
+   * staged (their content rows were interned when they were staged).
+   */
   async publishStagedMarks(runId: number): Promise<number> {
     const result = await this.db
       .insertInto('marks')
-      .columns(['market_id', 'snapshot_date', 'record'])
+      .columns([...MARK_COLUMN_NAMES])
       .expression((eb) =>
         eb
           .selectFrom('staged_marks')
-          .select(['market_id', 'snapshot_date', 'record'])
+          .select([...MARK_COLUMN_NAMES])
           .where('run_id', '=', runId)
           .orderBy('snapshot_date')
           .orderBy('market_id'),

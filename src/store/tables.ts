@@ -1,10 +1,13 @@
 /**
- * Table shapes as kysely sees them. Every record table keeps the whole domain record as JSON text in
+ * Table shapes as kysely sees them. Most record tables keep the whole domain record as JSON text in
  * `record` (so it round-trips exactly) beside the few columns that queries filter, join or sort on.
- * Dates and timestamps are ISO 8601 text on both engines: they sort correctly as text and come back
- * byte-for-byte as they were written.
+ * Since migration 0006 (issue 18) marks are typed columns (mark-codec.ts), and markets and events keep a
+ * packed body with their repeated parts in `content` (record-codec.ts, content-store.ts).
+ * Dates and timestamps in key columns are ISO 8601 text on both engines: they sort correctly as text and come
+ * back byte-for-byte as they were written.
  */
 import type { Generated } from 'kysely';
+import type { MarkRow } from './mark-codec.ts';
 
 export interface SchemaMigrationsTable {
   version: string;
@@ -16,7 +19,9 @@ export interface EventsTable {
   venue: string | null;
   category: string;
   slug: string;
-  record: string;
+  /** The record packed (content-codec.ts), its `field_provenance` replaced by null. */
+  body: Buffer;
+  field_provenance_id: number | null;
 }
 
 export interface MarketsTable {
@@ -26,15 +31,25 @@ export interface MarketsTable {
   event_id: string | null;
   status: string;
   question_id: string | null;
-  record: string;
+  /** The record packed (content-codec.ts), its shared parts (record-codec.ts MARKET_LAYOUT) replaced by null. */
+  body: Buffer;
+  field_provenance_id: number | null;
+  eligibility_screens_id: number | null;
+  resolution_source_list_id: number | null;
 }
 
-export interface MarksTable {
+/** A mark as typed columns (mark-codec.ts); `mark_id` is the key. */
+export interface MarksTable extends MarkRow {
   mark_id: Generated<number>;
-  market_id: string;
-  snapshot_date: string;
-  /** The mark without `mark_id` (the column is the key). */
-  record: string;
+}
+
+/** JSON texts stored once per distinct content (content-store.ts). */
+export interface ContentTable {
+  content_id: Generated<number>;
+  /** First 48 bits of the text's SHA-256: the lookup key, not unique. */
+  hash: number;
+  /** The text packed (content-codec.ts). */
+  body: Buffer;
 }
 
 export interface ResolutionLogTable {
@@ -108,13 +123,12 @@ export interface PipelineRunsTable {
   owner: string | null;
 }
 
-/** History marks of a run not yet published (migration 0004); the publish moves them into `marks`. */
-export interface StagedMarksTable {
+/**
+ * History marks of a run not yet published (migration 0004, typed like `marks` since 0006); the publish moves
+ * them into `marks`.
+ */
+export interface StagedMarksTable extends MarkRow {
   run_id: number;
-  market_id: string;
-  snapshot_date: string;
-  /** The mark without `mark_id`, as `marks.record`. */
-  record: string;
 }
 
 /** Write-once facts about the store itself (migration 0003): `store_id` is its identity. */
@@ -138,4 +152,5 @@ export interface StoreDatabase {
   id_registry: IdRegistryTable;
   pipeline_runs: PipelineRunsTable;
   staged_marks: StagedMarksTable;
+  content: ContentTable;
 }

@@ -1,6 +1,7 @@
 /**
  * The one Store interface (DESIGN.md §4–5). Two adapters implement it: SQLite (embedded default) and
- * PostgreSQL. Records are the domain schemas, stored whole (JSON) beside the columns queries need.
+ * PostgreSQL. Records are the domain schemas, returned exactly as written (stored as JSON beside the columns
+ * queries need; marks as typed columns and repeated parts once in `content` since migration 0006).
  */
 import type {
   Catalyst,

@@ -1,12 +1,14 @@
 /**
  * The Store contract: every adapter stores and returns each record exactly, keeps one run's writes
  * all-or-nothing, counts generations monotonically, never changes a registered id, and refuses to
- * rewrite the resolution log — checked here once and run against every engine.
+ * rewrite the resolution log — checked here once and run against every engine (with the storage of
+ * migration 0006 in contract-typed.ts).
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MarketSchema, marketIdFor } from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
+import { typedStorageContract } from './contract-typed.ts';
 import {
   eventId,
   makeCatalyst,
@@ -121,11 +123,11 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       expect((await store.counts()).marks).toBe(3);
 
       // The database itself refuses a second row for the same market and date.
+      const provenance = await store.db.selectFrom('marks').select('field_provenance_id').executeTakeFirst();
       await expect(
-        sql`INSERT INTO marks (market_id, snapshot_date, record) VALUES (${marketId(0)}, '2026-03-02', '{}')`.execute(
-          store.db,
-        ),
-      ).rejects.toThrow();
+        sql`INSERT INTO marks (market_id, snapshot_date, field_provenance_id)
+            VALUES (${marketId(0)}, '2026-03-02', ${provenance?.field_provenance_id ?? null})`.execute(store.db),
+      ).rejects.toThrow(/unique|UNIQUE|duplicate/);
     });
 
     it('marks: queries, latest per market and distinct dates', async () => {
@@ -493,6 +495,8 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       );
       expect((await store.latestMarks()).length).toBe(markets.length);
     });
+
+    typedStorageContract(name, () => store);
   });
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openStore, type SqlStore } from '../../src/store/index.ts';
+import { insertOldMarkets } from './old-shape.ts';
 import { usePostgresDatabase } from './pg-database.ts';
 import { makeLogEntry, makeMarket } from './records.ts';
 
@@ -63,12 +64,14 @@ function identitySuite(
 
     it('is written for a store created before version 0003, whose data and log guards are kept', async () => {
       await migrateToBeforeIdentity(store);
-      await store.upsertMarkets([makeMarket(0)]);
+      // The market as that version stored it (a whole JSON record): today's store writes a later shape.
+      await insertOldMarkets(store, [makeMarket(0)]);
       await store.appendLog([makeLogEntry(0)]);
       const log = await store.listLog();
       expect(await store.migrate()).toEqual(MIGRATIONS.slice(FIRST_NEW).map((m) => m.version));
       expect(await store.identity()).toMatch(UUID);
       expect(await store.listLog()).toEqual(log);
+      expect(await store.getMarket(makeMarket(0).market_id)).toEqual(makeMarket(0));
       const [entry] = log;
       await expect(
         sql`UPDATE resolution_log SET record = '{}' WHERE log_id = ${entry?.log_id ?? 0}`.execute(store.db),
