@@ -111,6 +111,7 @@ export async function runServer(
     clock: () => new Date(),
     onError: (err) => logger.error({ err }, 'read model rebuild failed; still serving the previous generation'),
     onSwap: (m, ms) => logger.info({ generation: m.generation, events: m.events.length, ms }, 'read model swapped'),
+    bodyCacheBytes: config.PMREF_BODY_CACHE_MB * 1024 * 1024,
     ...packPathFor(config.PMREF_DB_URL),
   });
   holder.startPolling(POLL_MS);

@@ -19,8 +19,14 @@ export function secondsToNextRefresh(now: Date, minutes: number): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-/** The encoding to use for a request's Accept-Encoding (brotli preferred), or null for identity. */
-export function pickEncoding(acceptEncoding: string | undefined): ContentEncoding | null {
+/**
+ * The encoding to use for a request's Accept-Encoding, or null for identity: `held` (the encoding a body is
+ * already held in, so it is sent as it is) when accepted, else brotli, else gzip.
+ */
+export function pickEncoding(
+  acceptEncoding: string | undefined,
+  held: ContentEncoding | null = null,
+): ContentEncoding | null {
   if (!acceptEncoding) return null;
   const accepted = acceptEncoding
     .toLowerCase()
@@ -28,6 +34,7 @@ export function pickEncoding(acceptEncoding: string | undefined): ContentEncodin
     .map((p) => p.trim().split(';'))
     .filter(([, q]) => q === undefined || !/^\s*q=0(\.0*)?\s*$/.test(q))
     .map(([name]) => name?.trim());
+  if (held && accepted.includes(held)) return held;
   if (accepted.includes('br')) return 'br';
   if (accepted.includes('gzip')) return 'gzip';
   return null;
@@ -58,7 +65,8 @@ export interface BodyAnswer {
 
 /**
  * Decides how one read-model body is answered: 304 when the client holds it, else the (possibly
- * precompressed) bytes. Shared by the Fastify routes (`sendBody`) and the hot read path (`fast-path.ts`), so
+ * precompressed) bytes. A body held gzip (json-bytes.ts, `GzipBody`) goes out as it is to every client that
+ * accepts gzip, brotli or not: a second compressed form would cost memory per body. Shared by the Fastify routes (`sendBody`) and the hot read path (`fast-path.ts`), so
  * both send the very same response.
  */
 export function answerBody(
@@ -78,8 +86,8 @@ export function answerBody(
   ];
   if (etagMatches(ifNoneMatch, body.etag)) return { status: 304, headers, payload: null };
   headers.push('content-type', contentType);
-  if (body.bytes.length >= COMPRESS_MIN_BYTES) {
-    const encoding = pickEncoding(acceptEncoding);
+  if (body.length >= COMPRESS_MIN_BYTES) {
+    const encoding = pickEncoding(acceptEncoding, body.heldEncoding);
     if (encoding) {
       headers.push('content-encoding', encoding);
       return { status: 200, headers, payload: body.encoded(encoding) };

@@ -24,7 +24,12 @@ export interface HolderOptions {
    * generation, origin and day loads it instead of rebuilding from the store. Unset: no pack.
    */
   packPath?: string;
+  /** The bound of each model's cache of decompressed bodies, in bytes (`PMREF_BODY_CACHE_MB`; see BodyCache). */
+  bodyCacheBytes?: number;
 }
+
+/** How long after a pack load the heap is compacted (see `create`). */
+const COMPACT_AFTER_PACK_MS = 2_000;
 
 export class ReadModelHolder implements ReadModelSource {
   private model: ReadModel;
@@ -53,9 +58,18 @@ export class ReadModelHolder implements ReadModelSource {
         origin: opts.origin,
         today: opts.clock().toISOString().slice(0, 10),
       };
-      const packed = await readPack(opts.packPath, want);
+      const packed = await readPack(
+        opts.packPath,
+        want,
+        opts.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: opts.bodyCacheBytes },
+      );
       if (packed) {
-        collectGarbage(); // the file buffer the bodies were copied out of
+        collectGarbage(); // the pack's header, parsed
+        // The parsed header's objects died among the model's: compacting gives their pages back (measured on
+        // the full simulated universe: RSS 530–670 MB after the one collection, 475 MB after compaction). Its
+        // rounds take about 0.4 s of the event loop, so they start once the server is up, not before its first
+        // answer.
+        setTimeout(() => void compactHeap(), COMPACT_AFTER_PACK_MS).unref();
         return new ReadModelHolder(store, opts, packed, identity);
       }
     }
@@ -87,7 +101,12 @@ export class ReadModelHolder implements ReadModelSource {
   }
 
   private static buildOptions(opts: HolderOptions) {
-    return { origin: opts.origin, now: opts.clock(), ...(opts.serviceName ? { serviceName: opts.serviceName } : {}) };
+    return {
+      origin: opts.origin,
+      now: opts.clock(),
+      ...(opts.serviceName ? { serviceName: opts.serviceName } : {}),
+      ...(opts.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: opts.bodyCacheBytes }),
+    };
   }
 
   current(): ReadModel {

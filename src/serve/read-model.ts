@@ -15,11 +15,22 @@ import {
   type SignalBulletin,
 } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
-import { Body, ByteArena, etagFor, objectWithArrayBytes, prettyAt } from './json-bytes.ts';
+import { BodyCompressor, PENDING_BODY } from './body-compressor.ts';
+import {
+  type Body,
+  BodyCache,
+  ByteArena,
+  DEFAULT_BODY_CACHE_BYTES,
+  etagFor,
+  heldBody,
+  objectWithArrayBytes,
+  prettyAt,
+  ReusedBytes,
+} from './json-bytes.ts';
 import { CatalogCollector, type MarketCatalog } from './market-list.ts';
 import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates } from './movers.ts';
 import { noticeFor } from './notice.ts';
-import { buildQuestionIndex, type QuestionIndex, QuestionLegs } from './questions.ts';
+import { buildQuestionIndex, type QuestionIndex, QuestionLegs, questionIndexFrom } from './questions.ts';
 import {
   conciseMarket,
   eventCatalystDates,
@@ -86,12 +97,16 @@ export interface ReadModel {
   stats: StatsEntry;
   /** Market rows, per-event facts and the search index (`q`, `/v1/markets`, issue 17); rebuilt at pack load. */
   catalog: MarketCatalog;
+  /** The identity (and brotli) forms of this model's gzip-held bodies made on demand, bounded (json-bytes.ts). */
+  bodyCache: BodyCache;
 }
 
 export interface BuildOptions {
   origin: string;
   now: Date;
   serviceName?: string;
+  /** The bound of the model's `BodyCache` in bytes (default `DEFAULT_BODY_CACHE_BYTES`). */
+  bodyCacheBytes?: number;
 }
 
 function asDataSource(source: string | undefined): DataSource | null {
@@ -166,10 +181,16 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const logByMarket = logSummaries(logEntries);
   const nowIso = now.toISOString();
 
-  // Every body of this model goes into one arena; the pieces events are assembled from into a scratch arena
-  // dropped with the build (see ByteArena).
+  // Every body of this model goes into one arena, gzip-held when large enough (issue 18: see heldBody),
+  // compressed on a second thread while this one goes on (see BodyCompressor); the pieces events are assembled
+  // from go into a scratch arena dropped with the build (see ByteArena), and each event body into one reused
+  // buffer, copied out by the compressor before the next is assembled.
   const arena = new ByteArena();
   const scratch = new ByteArena();
+  const bodyCache = new BodyCache(opts.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES);
+  const held = (text: string | Buffer, etag: string) => heldBody(text, etag, arena, bodyCache);
+  // A build that fails midway leaves the compressor's thread to end itself once idle (see BodyCompressor).
+  const compressor = new BodyCompressor({ arena, cache: bodyCache });
   // Markets, a page at a time → detail bodies and the pieces events are assembled from.
   const marketById = new Map<string, MarketEntry>();
   const marketByNative = new Map<string, MarketEntry>();
@@ -181,6 +202,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   for (let after: string | undefined, page: Market[] = []; ; after = page.at(-1)?.market_id) {
     page = await store.listMarkets({ limit: MARKET_PAGE, ...(after === undefined ? {} : { after }) });
     if (page.length === 0) break;
+    await compressor.settle();
     await yieldToRequests();
     for (const market of page) {
       // Spec §2.1: unpublished events are internal; their markets are not served either.
@@ -194,14 +216,10 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       questionLegs.add(market, piece.served, marketEvent);
       statsTally.add(market, piece.served, marketEvent);
       catalogRows.add(market, piece.served, marketEvent);
-      const entry = {
-        marketId: market.market_id,
-        detail: new Body(
-          arena.put(JSON.stringify(detail, null, 2)),
-          etagFor(generation, `m:${market.market_id}`),
-          true,
-        ),
-      };
+      const entry: MarketEntry = { marketId: market.market_id, detail: PENDING_BODY };
+      compressor.hold(JSON.stringify(detail, null, 2), etagFor(generation, `m:${market.market_id}`), (body) => {
+        entry.detail = body;
+      });
       marketById.set(market.market_id, entry);
       if (!marketByNative.has(market.platform_market_id)) marketByNative.set(market.platform_market_id, entry);
       pieces.set(market.market_id, piece.piece);
@@ -219,15 +237,20 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   for (const c of catalysts) for (const id of c.event_ids) pushTo(catalystsByEvent, id, c);
 
   const entries: EventEntry[] = [];
+  const eventBytes = new ReusedBytes();
   for (const event of published.values()) {
-    if (entries.length % EVENT_SLICE === 0) await yieldToRequests();
+    if (entries.length % EVENT_SLICE === 0) {
+      await compressor.settle();
+      await yieldToRequests();
+    }
     const markets = (piecesByEvent.get(event.event_id) ?? []).sort(marketOrder);
     entries.push(
       eventEntry(event, markets, pieces, logByEvent.get(event.event_id) ?? [], catalystsByEvent, {
         origin,
         notice,
         generation,
-        arena,
+        compressor,
+        scratch: eventBytes,
       }),
     );
   }
@@ -243,10 +266,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
 
   const signals = await store.listSignals();
   const signalBySlug = new Map(
-    signals.map((s) => [
-      s.record_slug,
-      new Body(JSON.stringify(s, null, 2), etagFor(generation, `s:${s.record_slug}`)),
-    ]),
+    signals.map((s) => [s.record_slug, held(JSON.stringify(s, null, 2), etagFor(generation, `s:${s.record_slug}`))]),
   );
   const spotRows = await store.latestSpot();
   const spotBody = {
@@ -261,7 +281,17 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     live_events: entries.filter((e) => e.live).length,
   };
   const builtAt = now.toISOString();
-  const questions = buildQuestionIndex(questionLegs, { generation, notice, arena });
+  // The pairs' bodies are written to the scratch arena and held (gzip) in the model's arena from there.
+  const questionRows = buildQuestionIndex(questionLegs, { generation, notice, arena: scratch }).list.map((q) => {
+    const row = { summary: q.summary, detail: PENDING_BODY };
+    compressor.hold(q.detail.bytes, q.detail.etag, (body) => {
+      row.detail = body;
+    });
+    return row;
+  });
+  // Every body is held from here on.
+  await compressor.finish();
+  const questions = questionIndexFrom(questionRows);
   const stats = statsEntry(statsTally.result(generation, questions), { generation, notice });
   const info = {
     service: opts.serviceName ?? 'pmref',
@@ -304,13 +334,14 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     catalysts,
     signals,
     signalBySlug,
-    spot: new Body(JSON.stringify(spotBody, null, 2), etagFor(generation, 'spot')),
-    info: new Body(JSON.stringify(info, null, 2), etagFor(generation, 'info')),
+    spot: held(JSON.stringify(spotBody, null, 2), etagFor(generation, 'spot')),
+    info: held(JSON.stringify(info, null, 2), etagFor(generation, 'info')),
     counts: servedCounts,
     cache: new Map(),
     questions,
     stats,
     catalog,
+    bodyCache,
   };
 }
 
@@ -398,7 +429,13 @@ function eventEntry(
   pieces: ReadonlyMap<string, MarketPiece>,
   logEntries: ResolutionLogEntry[],
   catalystsByEvent: ReadonlyMap<string, Catalyst[]>,
-  ctx: { origin: string; notice: Notice; generation: number; arena: ByteArena },
+  ctx: {
+    origin: string;
+    notice: Notice;
+    generation: number;
+    compressor: BodyCompressor;
+    scratch: ReusedBytes;
+  },
 ): EventEntry {
   const primary = event.primary_market_id ? pieces.get(event.primary_market_id) : undefined;
   const live = markets.some((m) => m.live);
@@ -430,27 +467,35 @@ function eventEntry(
     updated_at: event.updated_at,
   };
   const tail = { resolution_log: log, _provenance: provenanceOf(ctx.origin, event.event_id) };
-  const full = objectWithArrayBytes(
-    head,
-    'markets',
-    markets.map((m) => m.fullText),
-    tail,
-    ctx.arena,
-  );
-  const concise = objectWithArrayBytes(
-    head,
-    'markets',
-    markets.map((m) => m.conciseText),
-    tail,
-    ctx.arena,
-  );
-  return {
+  const entry: EventEntry = {
     event,
     live,
     grade: primary ? primary.rcg.grade : null,
     searchText: `${event.question}\n${JSON.stringify(event.tags)}`.toLowerCase(),
     item: prettyAt(eventListItem(event, markets, primary, live, ctx.origin), 2),
-    full: new Body(full, etagFor(ctx.generation, `e:${event.event_id}:full`), true),
-    concise: new Body(concise, etagFor(ctx.generation, `e:${event.event_id}:concise`), true),
+    full: PENDING_BODY,
+    concise: PENDING_BODY,
   };
+  // Each view is assembled in the scratch buffer, which the compressor copies before the next is assembled.
+  const full = objectWithArrayBytes(
+    head,
+    'markets',
+    markets.map((m) => m.fullText),
+    tail,
+    ctx.scratch,
+  );
+  ctx.compressor.hold(full, etagFor(ctx.generation, `e:${event.event_id}:full`), (body) => {
+    entry.full = body;
+  });
+  const concise = objectWithArrayBytes(
+    head,
+    'markets',
+    markets.map((m) => m.conciseText),
+    tail,
+    ctx.scratch,
+  );
+  ctx.compressor.hold(concise, etagFor(ctx.generation, `e:${event.event_id}:concise`), (body) => {
+    entry.concise = body;
+  });
+  return entry;
 }

@@ -909,8 +909,13 @@ describe('HTTP manners', () => {
     const res = await fetch(`${s.base}/v1/events/${fed.slug}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers.get('content-encoding')).toBe('gzip');
     expect((await res.json()) as unknown).toMatchObject({ event_id: fed.event_id });
-    const br = await fetch(`${s.base}/v1/events/${fed.slug}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    // The event is held gzip (issue 18): sent as held to a client that takes gzip, brotli or not…
+    const both = await fetch(`${s.base}/v1/events/${fed.slug}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(both.headers.get('content-encoding')).toBe('gzip');
+    // …and as brotli to one that takes only brotli.
+    const br = await fetch(`${s.base}/v1/events/${fed.slug}`, { headers: { 'accept-encoding': 'br' } });
     expect(br.headers.get('content-encoding')).toBe('br');
+    expect((await br.json()) as unknown).toMatchObject({ event_id: fed.event_id });
   });
 
   it('strips trailing slashes, 404s unknown paths and 405s other methods, in the one error shape', async () => {
