@@ -16,6 +16,7 @@ import type { Catalyst, Event, Mark, Market, SignalBulletin, SpotRow } from '../
 import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
 import { screensFor } from './screens.ts';
+import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger } from './types.ts';
 
 /** Days of marks the detectors see (the volume-spike trailing window plus the day-over-day pair). */
@@ -42,6 +43,13 @@ export interface AfterWriteContext {
   marksSince(since: string): Promise<Mark[]>;
   /** The newest published spot row per coin. */
   latestSpot(): Promise<SpotRow[]>;
+  /** Where the stage reports the CPU of its parts (`after_write.screens`, `after_write.signals`…). */
+  meter?: StageMeter;
+  /**
+   * Markets the run already screened at this clock against their final event (the editorial stage screens
+   * every market it pulled): screening them again gives what they hold, so only the others are screened here.
+   */
+  screened?: ReadonlySet<string>;
 }
 
 /** What the publish transaction writes for the after-write stage. */
@@ -86,7 +94,10 @@ export function afterWriteStage(options: AfterWriteOptions) {
     markets,
     marksSince,
     latestSpot,
+    meter,
+    screened: screenedByRun,
   }: AfterWriteContext): Promise<AfterWriteResult> => {
+    const part = <T>(name: string, work: () => T): T => (meter ? meter.part(name, work) : work());
     const eventById = new Map(events.map((e) => [e.event_id, e]));
     const degraded: string[] = [];
     const fallbacks: string[] = [];
@@ -112,38 +123,49 @@ export function afterWriteStage(options: AfterWriteOptions) {
     }
 
     // Catalysts: the curated calendar plus venue-derived dates, bound to events.
-    const catalysts = buildCatalysts({ calendar: macroCalendar(), events, markets, now });
-    const marketsByEvent = new Map<string, Market[]>();
-    for (const m of markets)
-      if (m.event_id) marketsByEvent.set(m.event_id, [...(marketsByEvent.get(m.event_id) ?? []), m]);
-    const changedEvents: Event[] = [];
-    for (const event of events) {
-      const bound = bindCatalystDates(event, marketsByEvent.get(event.event_id) ?? [], catalysts, now);
-      if (
-        JSON.stringify(bound.catalyst_dates) !== JSON.stringify(event.catalyst_dates) ||
-        JSON.stringify(bound.catalyst_types) !== JSON.stringify(event.catalyst_types)
-      ) {
-        changedEvents.push({ ...event, catalyst_dates: bound.catalyst_dates, catalyst_types: bound.catalyst_types });
+    const catalysts = part('after_write.catalysts', () =>
+      buildCatalysts({ calendar: macroCalendar(), events, markets, now }),
+    );
+    const changedEvents: Event[] = part('after_write.catalyst_dates', () => {
+      const marketsByEvent = new Map<string, Market[]>();
+      for (const m of markets)
+        if (m.event_id) marketsByEvent.set(m.event_id, [...(marketsByEvent.get(m.event_id) ?? []), m]);
+      const changed: Event[] = [];
+      for (const event of events) {
+        const bound = bindCatalystDates(event, marketsByEvent.get(event.event_id) ?? [], catalysts, now);
+        if (
+          JSON.stringify(bound.catalyst_dates) !== JSON.stringify(event.catalyst_dates) ||
+          JSON.stringify(bound.catalyst_types) !== JSON.stringify(event.catalyst_types)
+        ) {
+          changed.push({ ...event, catalyst_dates: bound.catalyst_dates, catalyst_types: bound.catalyst_types });
+        }
       }
-    }
+      return changed;
+    });
 
     // Eligibility screens.
     const changedMarkets: Market[] = [];
-    const screened = markets.map((m) => {
-      const screens = screensFor(m, m.event_id ? (eventById.get(m.event_id) ?? null) : null, now);
-      if (JSON.stringify(screens) === JSON.stringify(m.eligibility_screens)) return m;
-      const next = { ...m, eligibility_screens: screens };
-      changedMarkets.push(next);
-      return next;
-    });
+    const screened = part('after_write.screens', () =>
+      markets.map((m) => {
+        if (screenedByRun?.has(m.market_id)) return m;
+        const screens = screensFor(m, m.event_id ? (eventById.get(m.event_id) ?? null) : null, now);
+        if (JSON.stringify(screens) === JSON.stringify(m.eligibility_screens)) return m;
+        const next = { ...m, eligibility_screens: screens };
+        changedMarkets.push(next);
+        return next;
+      }),
+    );
 
     // The signal wire, over the updated records and every mark the run leaves behind.
     const since = new Date(Date.parse(now) - SIGNAL_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
-    const [marks, storedSpot] = await Promise.all([marksSince(since), latestSpot()]);
+    const read = () => Promise.all([marksSince(since), latestSpot()]);
+    const [marks, storedSpot] = await (meter ? meter.partAsync('after_write.read_marks', read) : read());
     const spot = newestSpot(storedSpot, spotRows);
     const changedById = new Map(changedEvents.map((e) => [e.event_id, e]));
     const finalEvents = events.map((e) => changedById.get(e.event_id) ?? e);
-    const bulletins = detectSignals({ events: finalEvents, markets: screened, marks, spot, catalysts, now });
+    const bulletins = part('after_write.signals', () =>
+      detectSignals({ events: finalEvents, markets: screened, marks, spot, catalysts, now }),
+    );
     const byKind: Record<string, number> = {};
     for (const b of bulletins) byKind[b.detection_path] = (byKind[b.detection_path] ?? 0) + 1;
     return {

@@ -8,7 +8,9 @@
 import type { Event, Mark, Market } from '../domain/index.ts';
 import type { EditorialInput, EditorialOutput, MarkSummary } from '../editorial/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
+import { editorialKeyOf, type RawMemo } from './incremental.ts';
 import { screensFor } from './screens.ts';
+import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
 
 export interface EditorialFunctions {
@@ -31,8 +33,7 @@ export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = n
   }
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
-  for (const k of keys) {
+  for (const k of Object.keys(ra)) {
     if (skip.has(k)) continue;
     const va = ra[k];
     const vb = rb[k];
@@ -42,6 +43,10 @@ export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = n
       continue;
     }
     if (!sameRecord(va, vb)) return false;
+  }
+  // Keys only `b` has: equal only when undefined there.
+  for (const k of Object.keys(rb)) {
+    if (!skip.has(k) && !Object.hasOwn(ra, k) && rb[k] !== undefined) return false;
   }
   return true;
 }
@@ -59,29 +64,45 @@ export function sameEvent(a: Event, b: Event): boolean {
   return sameRecord(a, b, EVENT_BOOKKEEPING);
 }
 
-/** Mark summaries for the editorial layer: today's quote where there is one, else the latest mark. */
+/**
+ * Mark summaries for the editorial layer: today's quote where there is one (a normalized quote, or the one
+ * a reused event's memo kept), else the latest mark.
+ */
 export function markSummaries(
-  fresh: readonly NormalizedEvent[],
+  items: readonly StageItem[],
   latest: ReadonlyMap<string, Mark>,
 ): Map<string, MarkSummary> {
   const out = new Map<string, MarkSummary>();
   for (const [id, mark] of latest) {
     out.set(id, { last_price: mark.yes_last_price, volume_24h_usd: mark.volume_24h_usd, liquidity_usd: null });
   }
-  for (const e of fresh) {
-    for (const m of e.markets) {
-      out.set(m.market.market_id, {
-        last_price: m.quote.last_price,
-        volume_24h_usd: m.quote.volume_24h_usd,
-        liquidity_usd: m.quote.liquidity_usd,
+  for (const item of items) {
+    if (item.normalized) {
+      for (const m of item.normalized.markets) {
+        out.set(m.market.market_id, {
+          last_price: m.quote.last_price,
+          volume_24h_usd: m.quote.volume_24h_usd,
+          liquidity_usd: m.quote.liquidity_usd,
+        });
+      }
+    } else {
+      item.reused.marketIds.forEach((id, i) => {
+        const s = item.reused.summaries[i];
+        if (s !== undefined) out.set(id, s);
       });
     }
   }
   return out;
 }
 
+/** An event of the pull, in pull order: normalized this run, or reused (its raw input did not change). */
+export type StageItem =
+  | { normalized: NormalizedEvent; reused?: undefined }
+  | { normalized?: undefined; reused: NonNullable<RawMemo['event']> };
+
 export interface EditorialStageInput {
-  fresh: readonly NormalizedEvent[];
+  /** The pulled events in pull order (a full run: every one normalized). */
+  items: readonly StageItem[];
   storedEvents: ReadonlyMap<string, Event>;
   storedMarkets: ReadonlyMap<string, Market>;
   marks: ReadonlyMap<string, MarkSummary>;
@@ -89,52 +110,134 @@ export interface EditorialStageInput {
   editorial: EditorialFunctions;
   logger: PipelineLogger;
   onProgress?: ProgressListener;
+  /** Where the stage reports the CPU of its parts (`editorial.derive`, `editorial.link`…). */
+  meter?: StageMeter;
+  /**
+   * Editorial keys (incremental.ts): the version they are made under and the last published run's keys
+   * (null: none to trust). A normalized event whose key is unchanged is not derived again. Absent: no keys.
+   */
+  keys?: { version: string; previous: ReadonlyMap<string, string> | null };
 }
 
 export interface EditorialStageResult {
-  /** Every fresh event after editorial (unchanged ones are the stored record itself). */
+  /** Every pulled event after editorial (unchanged ones are the stored record itself), in pull order. */
   events: Event[];
-  /** Every fresh market after editorial and linking. */
+  /** Every pulled market after editorial and linking, in pull order. */
   markets: Market[];
   changedEvents: Event[];
   changedMarkets: Market[];
   /** Events the editorial layer threw on: their stored records were kept, new ones stored as normalized. */
   failures: { event_id: string; venue: string; markets: number; error: string }[];
+  /** event_id → editorial key of every event derived or reused without a failure (with `keys` given). */
+  editorialKeys: Map<string, string>;
+  /** Markets this stage screened at the run's clock against their final event: the after-write stage skips them. */
+  screened: Set<string>;
+  /** Events deriveEvent ran on; events whose stored records stood for them (unchanged key, or raw input). */
+  derived: number;
+  reused: number;
 }
 
 /** Events derived between two yields to the event loop. */
 const EVENTS_PER_SLICE = 100;
 
 /**
- * Runs deriveEvent per fresh event, then linkAcrossVenues over fresh + stored markets, and picks the
- * records that actually changed. Yields to the event loop every 100 events: where the pipeline shares a
- * thread with an HTTP server (`pmref start` on an in-memory database), requests must not wait out ten seconds
- * of editorial work.
+ * Runs deriveEvent per pulled event whose inputs changed, then linkAcrossVenues over every market (fresh and
+ * stored), screens the pulled markets, and picks the records that actually changed. An event whose editorial
+ * key (or raw input) is what the last published run read is not derived: its stored records are what
+ * deriveEvent would give, but for the fields computed after it from every market and the clock (`also_on`,
+ * `eligibility_screens`), which are recomputed, and for the bookkeeping timestamps, which move only when a
+ * record changes (as for a derived record). Yields to the event loop every 100 events: where the pipeline
+ * shares a thread with an HTTP server (`pmref start` on an in-memory database), requests must not wait out ten
+ * seconds of editorial work.
  */
 export async function runEditorialStage(input: EditorialStageInput): Promise<EditorialStageResult> {
-  const { fresh, storedEvents, storedMarkets, now, editorial } = input;
-  const derivedEvents: Event[] = [];
-  const derivedMarkets = new Map<string, Market>();
+  const { items, storedEvents, storedMarkets, now, editorial } = input;
+  const part = <T>(name: string, work: () => T): T => (input.meter ? input.meter.part(name, work) : work());
+  const stageEvents: Event[] = [];
+  /** Each pulled market before screens and links, with the event it is screened against. */
+  const stageMarkets = new Map<string, { market: Market; event: Event | null; keepScreens: boolean }>();
+  const reusedMarkets = new Set<string>();
+  const reusedEvents = new Set<string>();
   const failures: EditorialStageResult['failures'] = [];
+  const editorialKeys = new Map<string, string>();
+  const previousKeys = input.keys?.previous ?? null;
+  let derived = 0;
   let done = 0;
-  for (const n of fresh) {
-    const storedEvent = storedEvents.get(n.event.event_id);
+
+  /** The stored records stand for an event when the event and every market of it are stored. */
+  const reuse = (eventId: string, marketIds: readonly string[]): boolean => {
+    const storedEvent = storedEvents.get(eventId);
+    const markets = marketIds.map((id) => storedMarkets.get(id));
+    if (storedEvent === undefined || markets.some((m) => m === undefined || m.event_id !== eventId)) return false;
+    stageEvents.push(storedEvent);
+    reusedEvents.add(eventId);
+    for (const m of markets as Market[]) {
+      stageMarkets.set(m.market_id, { market: m, event: storedEvent, keepScreens: false });
+      reusedMarkets.add(m.market_id);
+    }
+    return true;
+  };
+
+  for (const item of items) {
+    if (item.reused) {
+      const { eventId, marketIds } = item.reused;
+      // The run checked the stored records before it skipped normalizing the event (run.ts).
+      if (!reuse(eventId, marketIds)) throw new Error(`event ${eventId} was reused without its stored records`);
+      const key = previousKeys?.get(eventId);
+      if (key !== undefined) editorialKeys.set(eventId, key);
+    } else {
+      const n = item.normalized;
+      const id = n.event.event_id;
+      const storedEvent = storedEvents.get(id);
+      const keys = input.keys;
+      const key = keys
+        ? part('editorial.keys', () => editorialKeyOf(n, storedEvent, storedMarkets, input.marks, keys.version))
+        : null;
+      const ids = n.markets.map((m) => m.market.market_id);
+      if (key !== null && previousKeys?.get(id) === key && reuse(id, ids)) {
+        editorialKeys.set(id, key);
+      } else if (deriveOne(n, storedEvent)) {
+        derived++;
+        if (key !== null) editorialKeys.set(id, key);
+      }
+    }
+    done++;
+    if (done % 500 === 0 || done === items.length)
+      input.onProgress?.({ stage: 'editorial', done, total: items.length });
+    if (done % EVENTS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Derives one event into the stage's lists; false when the editorial layer threw on it. */
+  function deriveOne(n: NormalizedEvent, storedEvent: Event | undefined): boolean {
     const event: Event = storedEvent ? { ...n.event, created_at: storedEvent.created_at } : n.event;
     const markets = n.markets.map((m) => {
       const stored = storedMarkets.get(m.market.market_id);
       return { market: stored ? { ...m.market, first_seen_at: stored.first_seen_at } : m.market, facts: m.facts };
     });
     try {
-      const out = editorial.deriveEvent({ event, markets, marks: input.marks, now });
-      derivedEvents.push({ ...out.event, created_at: event.created_at });
+      const out = part('editorial.derive', () => editorial.deriveEvent({ event, markets, marks: input.marks, now }));
+      // Catalyst dates belong to the after-write stage, which binds them over the whole catalog at every run
+      // that runs it: the stored ones stand until then, so an event is not rewritten only to have them put back.
+      const final: Event = {
+        ...out.event,
+        created_at: event.created_at,
+        ...(storedEvent
+          ? { catalyst_dates: storedEvent.catalyst_dates, catalyst_types: storedEvent.catalyst_types }
+          : {}),
+      };
+      stageEvents.push(final);
       for (const m of out.markets) {
         const stored = storedMarkets.get(m.market_id);
         // Screens ride along with the main write (the stored results keep their screened_at when unchanged),
-        // so the after-write stage only rescreens what this run did not derive.
-        const screened = { ...m, eligibility_screens: stored?.eligibility_screens ?? null };
-        const withScreens = { ...m, eligibility_screens: screensFor(screened, out.event, now) };
-        derivedMarkets.set(m.market_id, stored ? { ...withScreens, first_seen_at: stored.first_seen_at } : withScreens);
+        // so the after-write stage only rescreens what this run did not screen.
+        const market = { ...m, eligibility_screens: stored?.eligibility_screens ?? null };
+        stageMarkets.set(m.market_id, {
+          market: stored ? { ...market, first_seen_at: stored.first_seen_at } : market,
+          event: final,
+          keepScreens: false,
+        });
       }
+      return true;
     } catch (err) {
       // An editorial fault never loses data: stored records stay as they are (no diff, no rewrite)
       // and markets seen for the first time are kept as normalized, without editorial fields.
@@ -149,42 +252,78 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
         { event_id: n.event.event_id, err: error },
         'editorial stage failed on an event: stored records kept, new ones stored without editorial fields',
       );
-      derivedEvents.push(storedEvent ?? event);
-      for (const m of markets)
-        derivedMarkets.set(m.market.market_id, storedMarkets.get(m.market.market_id) ?? m.market);
+      stageEvents.push(storedEvent ?? event);
+      for (const m of markets) {
+        const stored = storedMarkets.get(m.market.market_id);
+        stageMarkets.set(m.market.market_id, { market: stored ?? m.market, event: null, keepScreens: true });
+      }
+      return false;
     }
-    done++;
-    if (done % 500 === 0 || done === fresh.length)
-      input.onProgress?.({ stage: 'editorial', done, total: fresh.length });
-    if (done % EVENTS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
-  // Link over every market we know: fresh ones plus stored ones this run did not re-derive.
-  const all: Market[] = [...derivedMarkets.values()];
-  for (const [id, m] of storedMarkets) if (!derivedMarkets.has(id)) all.push(m);
-  const linked = editorial.linkAcrossVenues(all, input.marks);
-  const markets: Market[] = [];
-  const changedMarkets: Market[] = [];
-  for (const m of linked) {
-    if (!derivedMarkets.has(m.market_id)) continue;
-    const stored = storedMarkets.get(m.market_id);
-    if (stored && sameMarket(stored, m)) {
-      markets.push(stored);
-    } else {
-      markets.push(m);
-      changedMarkets.push(m);
+  // Screens at this run's clock, against each market's final event (a failed event's markets keep theirs).
+  const screened = new Set<string>();
+  const withScreens = part('editorial.screens', () => {
+    const out: Market[] = [];
+    for (const { market, event, keepScreens } of stageMarkets.values()) {
+      if (keepScreens) {
+        out.push(market);
+        continue;
+      }
+      screened.add(market.market_id);
+      out.push({ ...market, eligibility_screens: screensFor(market, event, now) });
     }
-  }
+    return out;
+  });
+
+  // Link over every market we know: pulled ones plus stored ones this run did not pull.
+  const all: Market[] = withScreens;
+  for (const [id, m] of storedMarkets) if (!stageMarkets.has(id)) all.push(m);
+  const linked = part('editorial.link', () => editorial.linkAcrossVenues(all, input.marks));
+  const { markets, changedMarkets } = part('editorial.compare', () => {
+    const markets: Market[] = [];
+    const changedMarkets: Market[] = [];
+    for (const m of linked) {
+      if (!stageMarkets.has(m.market_id)) continue;
+      const stored = storedMarkets.get(m.market_id);
+      if (reusedMarkets.has(m.market_id) && stored) {
+        // Only what is computed after deriveEvent can differ from the stored record.
+        if (sameRecord(stored.also_on, m.also_on) && sameRecord(stored.eligibility_screens, m.eligibility_screens)) {
+          markets.push(stored);
+        } else {
+          const changed = { ...m, last_updated_at: now };
+          markets.push(changed);
+          changedMarkets.push(changed);
+        }
+      } else if (stored && sameMarket(stored, m)) {
+        markets.push(stored);
+      } else {
+        markets.push(m);
+        changedMarkets.push(m);
+      }
+    }
+    return { markets, changedMarkets };
+  });
   const events: Event[] = [];
   const changedEvents: Event[] = [];
-  for (const e of derivedEvents) {
+  for (const e of stageEvents) {
     const stored = storedEvents.get(e.event_id);
-    if (stored && sameEvent(stored, e)) {
+    if (stored && (reusedEvents.has(e.event_id) || sameEvent(stored, e))) {
       events.push(stored);
     } else {
       events.push(e);
       changedEvents.push(e);
     }
   }
-  return { events, markets, changedEvents, changedMarkets, failures };
+  return {
+    events,
+    markets,
+    changedEvents,
+    changedMarkets,
+    failures,
+    editorialKeys,
+    screened,
+    derived,
+    reused: reusedEvents.size,
+  };
 }

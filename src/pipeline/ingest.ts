@@ -9,7 +9,7 @@ import { startReplayServer } from '../venues/index.ts';
 import { afterWriteStage } from './after-write.ts';
 import type { VenuePullOptions } from './pull-stage.ts';
 import { runPipeline } from './run.ts';
-import { ingestSimulated } from './simulated.ts';
+import { ingestSimulated, refreshSimulated } from './simulated.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
 
 export type IngestSource = 'live' | 'replay' | 'simulated';
@@ -30,6 +30,14 @@ export interface IngestOptions {
   onlyNewSnapshots?: boolean;
   /** Simulated source: defer the price-history backfill to a later catch-up run (first start). */
   deferHistory?: boolean;
+  /**
+   * Simulated source: hourly refreshes with a share of the markets changed each hour instead of the snapshot
+   * runs (simulated.ts `refreshSimulated`): `fraction` per hour, from `hour` hours after the newest snapshot,
+   * `runs` refreshes an hour apart.
+   */
+  perturb?: { fraction: number; hour: number; runs?: number };
+  /** False: every run re-normalizes and re-derives every event (runPipeline `incremental`); default true. */
+  incremental?: boolean;
 }
 
 export interface IngestResult {
@@ -38,6 +46,8 @@ export interface IngestResult {
   runs: RunSummary[];
   /** Why `auto` chose what it chose, when it chose. */
   fallback: string | null;
+  /** Simulated refreshes (`perturb`): per refresh, how many markets changed. */
+  perturbations?: { hour: number; as_of: string; markets: number; changed: number; changed_last_hour: number }[];
 }
 
 /** Live venue options from the configuration (bounded history backfill, default book calls). */
@@ -90,6 +100,20 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   }
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
 
+  const full = options.incremental === false ? { incremental: false } : {};
+  if (source === 'simulated' && options.perturb) {
+    const result = await refreshSimulated({
+      store,
+      simDir: config.PMREF_SIM_DIR,
+      seed: config.PMREF_SIM_SEED,
+      logger,
+      now: clock,
+      ...options.perturb,
+      ...full,
+      ...progress,
+    });
+    return { source, runs: result.runs, fallback, perturbations: result.perturbations };
+  }
   if (source === 'simulated') {
     const result = await ingestSimulated({
       store,
@@ -99,6 +123,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
       now: clock,
       ...(options.onlyNewSnapshots ? { onlyNew: true } : {}),
       ...(options.deferHistory ? { deferHistory: true } : {}),
+      ...full,
       ...progress,
     });
     return { source, runs: result.runs, fallback };
@@ -126,6 +151,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
         },
         backfill: { maxCalls: null, concurrency: 8 },
         afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
+        ...full,
         ...progress,
       });
       return { source, runs: [summary], fallback };
@@ -142,6 +168,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
     venues: liveVenueOptions(config, logger),
     backfill: { maxCalls: 2_000 },
     afterWrite: afterWriteStage({ spotBaseUrl: config.PMREF_SPOT_URL }),
+    ...full,
     ...progress,
   });
   return { source, runs: [summary], fallback };
@@ -167,6 +194,8 @@ export function ingestReport(result: IngestResult): Record<string, unknown> {
     degraded: last.degraded,
     fallback: result.fallback,
     fallbacks: last.fallbacks,
+    cpu_ms: sum((r) => r.cpu_ms ?? 0),
+    ...(result.perturbations ? { perturbations: result.perturbations } : {}),
     runs: result.runs.map((r) => ({
       run_id: r.run_id,
       as_of: r.as_of,
@@ -178,9 +207,12 @@ export function ingestReport(result: IngestResult): Record<string, unknown> {
       marks_carried_forward: r.marks_carried_forward,
       events_written: r.events_written,
       markets_written: r.markets_written,
+      events: r.events ?? null,
       backfill: r.backfill,
       duration_ms: r.duration_ms,
       timings_ms: r.timings_ms ?? null,
+      cpu_ms: r.cpu_ms ?? null,
+      cpu_ms_by_stage: r.cpu_ms_by_stage ?? null,
     })),
   };
 }

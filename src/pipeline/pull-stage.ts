@@ -1,12 +1,17 @@
 /**
  * Pull and normalize one venue (DESIGN.md §4 steps 1–2). A venue that throws, reports an error, or
  * cannot be normalized comes back as `failed` with the reason: the run goes on without it and its
- * stored records stay as they are.
+ * stored records stay as they are. With a memo of the last published run (incremental.ts), raw events whose
+ * raw key is unchanged are not normalized: they come back as `reused` items (raw-reuse.ts).
  */
 import { eventIdFor, marketIdFor, nativeKey, type Venue } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import type { NormalizedEvent, RawVenuePull, VenueClientOptions } from '../venues/index.ts';
 import { nativeKeysOf, normalizePull, pullVenueA, pullVenueB } from '../venues/index.ts';
+import type { StageItem } from './editorial-stage.ts';
+import { type RawMemo, rawMemoKey } from './incremental.ts';
+import { addCounts, type PendingRawMemo, rawEventsOf, rawMemosOf } from './raw-reuse.ts';
+import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger } from './types.ts';
 
 export interface VenuePullOptions {
@@ -17,11 +22,31 @@ export interface VenuePullOptions {
 export interface VenueOutcome {
   venue: Venue;
   pull: RawVenuePull;
-  /** Null when the venue failed (see `error`). */
+  /** Events normalized this run; null when the venue failed (see `error`). */
   events: NormalizedEvent[] | null;
+  /**
+   * Every event of the pull in pull order: normalized this run, or reused (its raw input is what the last
+   * published run read; not normalized). Empty when the venue failed.
+   */
+  items: StageItem[];
+  /** What this run's normalization gave per raw event, to record once the run has published. */
+  rawMemos: PendingRawMemo[];
+  /** Raw memos used this run (reused events and raw events that normalize to nothing), to record again. */
+  rawMemosKept: PendingRawMemo[];
   outOfScope: Record<string, number>;
   rejected: Record<string, number>;
   error: string | null;
+}
+
+/** How a venue's normalization may reuse the last published run's work (see incremental.ts). */
+export interface RawReuseOptions {
+  /** The code version keys are made under. */
+  version: string;
+  /** The last published run's memo of this venue's raw events; null: normalize every event. */
+  memo: ReadonlyMap<string, RawMemo> | null;
+  /** Whether a memo's event may stand for this run (its stored records, marks and clock: see run.ts). */
+  usable(memo: RawMemo): boolean;
+  meter?: StageMeter;
 }
 
 function message(err: unknown): string {
@@ -30,6 +55,12 @@ function message(err: unknown): string {
 
 function emptyPull(venue: Venue, error: string): RawVenuePull {
   return { venue, events: [], series: {}, books: {}, pulled: 0, error };
+}
+
+function sortedCounts(first: Record<string, number>, more: readonly Record<string, number>[]): Record<string, number> {
+  const sum = { ...first };
+  for (const m of more) addCounts(sum, m);
+  return Object.fromEntries(Object.entries(sum).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Pulls one venue; never throws (a throw becomes the pull's error). */
@@ -57,19 +88,46 @@ function nativeIdOf(venue: Venue, key: string): string {
  * Registers every native key of a pull in the store's id registry in one batch per kind, then
  * normalizes the pull with those ids (spec §2.1–2.2; ids never change once registered).
  */
-export async function normalizeVenue(store: Store, pull: RawVenuePull, now: string): Promise<VenueOutcome> {
+export async function normalizeVenue(
+  store: Store,
+  pull: RawVenuePull,
+  now: string,
+  reuse?: RawReuseOptions,
+): Promise<VenueOutcome> {
   const venue = pull.venue;
   const failed = (error: string): VenueOutcome => ({
     venue,
     pull,
     events: null,
+    items: [],
+    rawMemos: [],
+    rawMemosKept: [],
     outOfScope: {},
     rejected: {},
     error,
   });
   if (pull.error !== null) return failed(pull.error);
   try {
-    const keys = nativeKeysOf(pull);
+    const part = <T>(name: string, work: () => T): T => (reuse?.meter ? reuse.meter.part(name, work) : work());
+    // Which raw events this run must normalize: all of them, unless a memo says some are unchanged.
+    const raw = reuse ? part('normalize.raw_keys', () => rawEventsOf(pull, reuse.version)) : null;
+    const kept = new Map<string, PendingRawMemo>();
+    let toNormalize = pull;
+    let inputs = raw?.events ?? [];
+    if (raw && reuse?.memo && raw.unique) {
+      const memo = reuse.memo;
+      inputs = [];
+      for (const input of raw.events) {
+        const m = input.nativeEventId === null ? undefined : memo.get(rawMemoKey(venue, input.nativeEventId));
+        if (m !== undefined && input.nativeEventId !== null && m.key === input.key && reuse.usable(m)) {
+          kept.set(input.nativeEventId, { ...m, nativeEventId: input.nativeEventId });
+        } else {
+          inputs.push(input);
+        }
+      }
+      toNormalize = { ...pull, events: inputs.map((i) => i.raw) };
+    }
+    const keys = nativeKeysOf(toNormalize);
     const eventKeys = keys.events.map((k) => nativeKey(venue, nativeIdOf(venue, k)));
     const marketKeys = keys.markets.map((k) => nativeKey(venue, nativeIdOf(venue, k)));
     const eventIds = await store.resolveIds('event', eventKeys, (key, attempt) =>
@@ -87,20 +145,52 @@ export async function normalizeVenue(store: Store, pull: RawVenuePull, now: stri
       }
       return id;
     };
-    const result = normalizePull(
-      pull,
-      {
-        eventId: (nativeId) => lookup(eventIdByKey, 'event', nativeId),
-        marketId: (nativeId) => lookup(marketIdByKey, 'market', nativeId),
-      },
-      now,
+    const result = part('normalize.venue', () =>
+      normalizePull(
+        toNormalize,
+        {
+          eventId: (nativeId) => lookup(eventIdByKey, 'event', nativeId),
+          marketId: (nativeId) => lookup(marketIdByKey, 'market', nativeId),
+        },
+        now,
+      ),
     );
+    // Summed over this run's normalization and the reused memos; keys sorted, so a reusing run reports the
+    // very object a full run does.
+    const keptMemos = [...kept.values()];
+    const outOfScope = sortedCounts(
+      result.outOfScope,
+      keptMemos.map((m) => m.outOfScope),
+    );
+    const rejected = sortedCounts(
+      result.rejected,
+      keptMemos.map((m) => m.rejected),
+    );
+    let items: StageItem[] = result.events.map((n) => ({ normalized: n }));
+    if (raw && reuse && kept.size > 0) {
+      // Back into pull order, which a full run keeps (it orders the stage's lists and today's marks).
+      const byNativeId = new Map(result.events.map((n) => [n.event.platform_event_id, n]));
+      items = [];
+      for (const input of raw.events) {
+        const memo = input.nativeEventId === null ? undefined : kept.get(input.nativeEventId);
+        const n = input.nativeEventId === null ? undefined : byNativeId.get(input.nativeEventId);
+        if (memo?.event) items.push({ reused: memo.event });
+        else if (memo === undefined && n !== undefined) items.push({ normalized: n });
+      }
+      // An event the pull order cannot place: normalize the venue whole instead.
+      if (items.length !== result.events.length + keptMemos.filter((m) => m.event !== null).length) {
+        return normalizeVenue(store, pull, now, { ...reuse, memo: null });
+      }
+    }
     return {
       venue,
       pull,
       events: result.events,
-      outOfScope: result.outOfScope,
-      rejected: result.rejected,
+      items,
+      rawMemos: raw?.unique ? rawMemosOf(venue, inputs, result) : [],
+      rawMemosKept: keptMemos,
+      outOfScope,
+      rejected,
       error: null,
     };
   } catch (err) {

@@ -23,20 +23,29 @@
  * back (a venue, its order books or series, spot, history, editorial) is `partial` and lists the parts in
  * `degraded`.
  */
-import { performance } from 'node:perf_hooks';
 import { DEFAULT_VENUE_B_CLOB_URL } from '../config.ts';
 import type { Event, Mark, Market, NewMark, NewResolutionLogEntry, Venue } from '../domain/index.ts';
-import { VENUES } from '../domain/index.ts';
+import { isPastClose, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
-import { createVenueHttp, type NormalizedEvent } from '../venues/index.ts';
+import { createVenueHttp } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
 import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
 import { diffMarkets } from './diff.ts';
-import { type EditorialFunctions, markSummaries, runEditorialStage } from './editorial-stage.ts';
+import { type EditorialFunctions, markSummaries, runEditorialStage, type StageItem } from './editorial-stage.ts';
+import {
+  type IncrementalState,
+  type RawMemo,
+  rawMemoKey,
+  recordState,
+  usableState,
+  versionFor,
+} from './incremental.ts';
+import { retimeMark } from './mark-retime.ts';
 import { carryForwardMarks, markFromQuote, utcDate } from './marks.ts';
 import { normalizeVenue, pullVenue, type VenueOutcome, type VenuePullOptions } from './pull-stage.ts';
+import { startStageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
 import { yesTokensOf } from './venue-tokens.ts';
 
@@ -78,6 +87,16 @@ export interface RunPipelineOptions {
   venues: VenuePullOptions;
   /** The editorial seam; defaults to `src/editorial`. */
   editorial?: EditorialFunctions;
+  /**
+   * Reuse what the last published run did for events whose inputs did not change (incremental.ts; default
+   * true). False re-normalizes and re-derives every event and records nothing for the next run.
+   */
+  incremental?: boolean;
+  /**
+   * The version the incremental keys are made under (default: a hash of the code and data: incremental.ts
+   * `codeVersion`). A test seam: another version makes every key new.
+   */
+  editorialVersion?: string;
   onProgress?: ProgressListener;
   /** History backfill settings, or false to skip the stage. */
   backfill?: BackfillSettings | false;
@@ -106,16 +125,41 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
   return out;
 }
 
-/** Today's fresh marks: one per freshly normalized market that the editorial stage kept. */
-function freshMarks(events: readonly NormalizedEvent[], derived: ReadonlyMap<string, Event>, now: string): NewMark[] {
+/**
+ * Today's fresh marks, in pull order: one per pulled market, from its quote (a normalized event) or re-timed
+ * from the last run's mark of the same quote (a reused event: see mark-retime.ts).
+ */
+function todaysMarks(
+  items: readonly StageItem[],
+  derived: ReadonlyMap<string, Event>,
+  ctx: { storedMarkets: ReadonlyMap<string, Market>; latest: ReadonlyMap<string, Mark>; now: string },
+): NewMark[] {
+  const { now } = ctx;
   const out: NewMark[] = [];
-  for (const n of events) {
-    const event = derived.get(n.event.event_id);
-    if (event === undefined) continue;
-    const primaryId = n.markets.length > 1 ? event.primary_market_id : null;
-    const primary = primaryId === null ? undefined : n.markets.find((m) => m.market.market_id === primaryId);
-    const primaryPrice = primary?.quote.last_price ?? null;
-    for (const m of n.markets) out.push(markFromQuote(m.market, m.quote, { now, primaryPrice }));
+  for (const item of items) {
+    if (item.normalized) {
+      const n = item.normalized;
+      const event = derived.get(n.event.event_id);
+      if (event === undefined) continue;
+      const primaryId = n.markets.length > 1 ? event.primary_market_id : null;
+      const primary = primaryId === null ? undefined : n.markets.find((m) => m.market.market_id === primaryId);
+      const primaryPrice = primary?.quote.last_price ?? null;
+      for (const m of n.markets) out.push(markFromQuote(m.market, m.quote, { now, primaryPrice }));
+    } else {
+      const { eventId, marketIds, summaries } = item.reused;
+      const event = derived.get(eventId);
+      if (event === undefined) continue;
+      const primaryAt =
+        marketIds.length > 1 && event.primary_market_id ? marketIds.indexOf(event.primary_market_id) : -1;
+      const primaryPrice = summaries[primaryAt]?.last_price ?? null;
+      for (const id of marketIds) {
+        const market = ctx.storedMarkets.get(id);
+        const previous = ctx.latest.get(id);
+        // run.ts checked both before it reused the event.
+        if (market === undefined || previous === undefined) throw new Error(`market ${id} was reused without its mark`);
+        out.push(retimeMark(market, previous, now, primaryPrice));
+      }
+    }
   }
   return out;
 }
@@ -154,13 +198,40 @@ const byDateThenMarket = (a: Mark, b: Mark) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/** The dates from `from` (inclusive) to `to` (exclusive), YYYY-MM-DD. */
+function datesBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); ; t += 86_400_000) {
+    const d = new Date(t).toISOString().slice(0, 10);
+    if (d >= to) return out;
+    out.push(d);
+  }
+}
+
 /**
  * The marks the run will leave behind from `since` on, read without writing them: published, then staged
  * history where no mark is published, then today's marks over both (the publish applies them in that
- * precedence: upsert today's, insert staged only where nothing is stored).
+ * precedence: upsert today's, insert staged only where nothing is stored). Published marks of today are the
+ * latest marks dated today, already read at the start of the run (`latest`; no mark is dated after today
+ * unless a run ran at a later clock, when they are read again): only the earlier dates are read here.
  */
-async function marksAfterPublish(store: Store, runId: number, today: readonly NewMark[], since: string) {
-  const [published, staged] = await Promise.all([store.listMarks({ since }), store.listStagedMarks(runId, { since })]);
+async function marksAfterPublish(
+  store: Store,
+  runId: number,
+  today: readonly NewMark[],
+  since: string,
+  latest: ReadonlyMap<string, Mark>,
+) {
+  const todayDate = today[0]?.snapshot_date;
+  const readPublished = async (): Promise<Mark[]> => {
+    const latestList = [...latest.values()];
+    if (todayDate === undefined || since > todayDate || latestList.some((m) => m.snapshot_date > todayDate))
+      return store.listMarks({ since });
+    const dates = datesBetween(since, todayDate);
+    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates }) : [];
+    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate)];
+  };
+  const [published, staged] = await Promise.all([readPublished(), store.listStagedMarks(runId, { since })]);
   const byKey = new Map<string, Mark>();
   for (const m of published) byKey.set(markKey(m), m);
   for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), { mark_id: 0, ...m });
@@ -179,17 +250,13 @@ async function marksAfterPublish(store: Store, runId: number, today: readonly Ne
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
   const { store, logger, onProgress } = options;
   const editorial = options.editorial ?? { deriveEvent, linkAcrossVenues };
+  const incremental = options.incremental !== false;
+  const version = versionFor(options.editorial, options.editorialVersion);
   const checkpoint = async (at: RunCheckpoint) => {
     await options.checkpoint?.(at);
   };
-  const t0 = performance.now();
-  const timings: Record<string, number> = {};
-  let lapStart = t0;
-  const lap = (name: string) => {
-    const t = performance.now();
-    timings[name] = Math.round(t - lapStart);
-    lapStart = t;
-  };
+  const meter = startStageMeter();
+  const lap = meter.lap;
   const now = options.clock().toISOString();
   const today = utcDate(now);
   const lastPublished = await store.lastRun({ published: true });
@@ -220,10 +287,34 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const latest = new Map<string, Mark>(latestList.map((m) => [m.market_id, m]));
     lap('load_stored');
 
+    // What the last published run recorded (incremental.ts): an event whose raw input is unchanged is not
+    // normalized again when its stored records, its marks and the clock let them stand for this run.
+    const memo = incremental && lastPublished ? usableState(store, lastPublished, version) : null;
+    const usable = (m: RawMemo): boolean => {
+      if (memo === null || Date.parse(now) < Date.parse(memo.asOf)) return false;
+      if (m.event === null) return true;
+      const { eventId, marketIds } = m.event;
+      if (!storedEvents.has(eventId)) return false;
+      for (const id of marketIds) {
+        const stored = storedMarkets.get(id);
+        // A market the venue reports open turns `closed` at its close time (normalization derives it).
+        if (stored === undefined || stored.event_id !== eventId) return false;
+        if (stored.status === 'open' && isPastClose(stored.close_at, now)) return false;
+        // Today's mark is re-timed from the last run's own mark of the same quote.
+        const last = latest.get(id);
+        if (last === undefined || last.snapshot_at !== memo.asOf || last.mark_method !== 'venue_snapshot') return false;
+      }
+      return true;
+    };
     const outcomes: VenueOutcome[] = [];
     for (const pull of pulls) {
       onProgress?.({ stage: 'normalize', done: outcomes.length, total: pulls.length });
-      const outcome = await normalizeVenue(store, pull, now);
+      const outcome = await normalizeVenue(
+        store,
+        pull,
+        now,
+        incremental ? { version, memo: memo?.raw ?? null, usable, meter } : undefined,
+      );
       if (outcome.error !== null) {
         logger.warn(
           { venue: outcome.venue, error: outcome.error },
@@ -235,15 +326,19 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     onProgress?.({ stage: 'normalize', done: outcomes.length, total: pulls.length });
 
     lap('normalize');
-    const fresh = outcomes.flatMap((o) => o.events ?? []);
+    const items = outcomes.flatMap((o) => o.items);
+    const reusedRaw = items.filter((i) => i.reused).length;
+    const summaries = markSummaries(items, latest);
     const stage = await runEditorialStage({
-      fresh,
+      items,
       storedEvents,
       storedMarkets,
-      marks: markSummaries(fresh, latest),
+      marks: summaries,
       now,
       editorial,
       logger,
+      meter,
+      ...(incremental ? { keys: { version, previous: memo?.editorial ?? null } } : {}),
       ...(onProgress ? { onProgress } : {}),
     });
     lap('editorial');
@@ -257,7 +352,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
 
     const derivedEvents = new Map(stage.events.map((e) => [e.event_id, e]));
     const kept = new Set(stage.markets.map((m) => m.market_id));
-    const marks = freshMarks(fresh, derivedEvents, now).filter((m) => kept.has(m.market_id));
+    const marks = todaysMarks(items, derivedEvents, { storedMarkets, latest, now }).filter((m) =>
+      kept.has(m.market_id),
+    );
 
     // Carry forward: every market of a failed venue, and open markets of a healthy venue that did
     // not come back this run (absences prove nothing: the market keeps its last data).
@@ -301,7 +398,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         venues,
         log_entries: 0,
         marks: 0,
-        duration_ms: Math.round(performance.now() - t0),
+        duration_ms: meter.total().wall_ms,
         generation: 0,
         run_id: runId,
         status: 'failed',
@@ -314,7 +411,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         editorial_failures: 0,
         backfill: null,
         fallbacks: [...fallbacks, 'every venue failed: nothing was written and no generation published'],
-        timings_ms: timings,
+        timings_ms: meter.wallMs(),
+        cpu_ms: meter.total().cpu_ms,
+        cpu_ms_by_stage: meter.cpuMs(),
       };
       summary.generation = await store.finishRun(runId, 'failed', { ...summary }, options.clock().toISOString(), false);
       logger.error(
@@ -356,8 +455,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         logger,
         events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
         markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
-        marksSince: (since) => marksAfterPublish(store, runId, allMarks, since),
+        marksSince: (since) => marksAfterPublish(store, runId, allMarks, since, latest),
         latestSpot: () => store.latestSpot(),
+        meter,
+        screened: stage.screened,
       });
       for (const part of afterWrite.degraded) degraded.add(part);
       fallbacks.push(...afterWrite.fallbacks);
@@ -380,6 +481,13 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       as_of: now,
       events_written: stage.changedEvents.length,
       markets_written: stage.changedMarkets.length,
+      events: {
+        pulled: items.length,
+        normalized: items.length - reusedRaw,
+        derived: stage.derived,
+        reused: stage.reused,
+        reused_unnormalized: reusedRaw,
+      },
       marks_carried_forward: carried.length,
       editorial_failures: stage.failures.length,
       backfill: backfill && {
@@ -391,7 +499,6 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         pending: backfill.pending_market_ids.length,
       },
       fallbacks,
-      timings_ms: timings,
     };
 
     // The publish: every write of the run and the generation bump, in one transaction.
@@ -402,10 +509,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const { generation } = await store.publishRun(
       runId,
       async (tx) => {
-        await tx.upsertEvents(events);
-        await tx.upsertMarkets(markets);
+        await meter.partAsync('publish.events', () => tx.upsertEvents(events));
+        await meter.partAsync('publish.markets', () => tx.upsertMarkets(markets));
         await tx.appendLog(logEntries);
-        await tx.upsertMarks(allMarks);
+        await meter.partAsync('publish.marks', () => tx.upsertMarks(allMarks));
         await tx.publishStagedMarks(runId);
         let newSignals = 0;
         if (aw) {
@@ -420,7 +527,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       ({ newSignals }) => {
         if (afterWrite) summary.after_write = afterWrite.report(newSignals);
         lap('publish');
-        summary.duration_ms = Math.round(performance.now() - t0);
+        const total = meter.total();
+        summary.duration_ms = total.wall_ms;
+        summary.timings_ms = meter.wallMs();
+        summary.cpu_ms = total.cpu_ms;
+        summary.cpu_ms_by_stage = meter.cpuMs();
         const stored = {
           ...summary,
           backfill: backfill ? { ...summary.backfill, pending_market_ids: backfill.pending_market_ids } : null,
@@ -430,6 +541,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       () => checkpoint('before_publish_commit'),
     );
     summary.generation = generation;
+    if (incremental) {
+      recordState(store, nextState({ runId, generation, now, version, memo, outcomes, stage, failedVenues }));
+    }
     onProgress?.({ stage: 'publish', done: 1, total: 1 });
     logger.info(
       {
@@ -439,6 +553,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         generation,
         log_entries: logEntries.length,
         marks: summary.marks,
+        duration_ms: summary.duration_ms,
+        cpu_ms: summary.cpu_ms,
+        cpu_ms_by_stage: summary.cpu_ms_by_stage,
+        events: summary.events,
       },
       `pipeline run ${runId} ${status}`,
     );
@@ -461,6 +579,55 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   } finally {
     await handle.release();
   }
+}
+
+/**
+ * What this run leaves for the next (incremental.ts): the raw memo of every raw event it normalized or reused
+ * whose event did not fail the editorial stage, and the editorial key of every event derived or reused. What
+ * this run did not touch stays as the last run recorded it: a failed venue's raw memos, and the editorial keys
+ * of events it did not pull (their stored records are as they were).
+ */
+function nextState(input: {
+  runId: number;
+  generation: number;
+  now: string;
+  version: string;
+  memo: IncrementalState | null;
+  outcomes: readonly VenueOutcome[];
+  stage: {
+    events: readonly { event_id: string }[];
+    failures: readonly { event_id: string }[];
+    editorialKeys: ReadonlyMap<string, string>;
+  };
+  failedVenues: ReadonlySet<Venue>;
+}): IncrementalState {
+  const failed = new Set(input.stage.failures.map((f) => f.event_id));
+  const pulled = new Set(input.stage.events.map((e) => e.event_id));
+  const raw = new Map<string, RawMemo>();
+  const editorialKeys = new Map<string, string>();
+  if (input.memo) {
+    for (const [key, memo] of input.memo.raw) {
+      const venue = key.slice(0, key.indexOf(':')) as Venue;
+      if (input.failedVenues.has(venue)) raw.set(key, memo);
+    }
+    for (const [id, key] of input.memo.editorial) if (!pulled.has(id)) editorialKeys.set(id, key);
+  }
+  for (const o of input.outcomes) {
+    if (o.error !== null) continue;
+    for (const { nativeEventId, ...memo } of [...o.rawMemosKept, ...o.rawMemos]) {
+      if (memo.event && failed.has(memo.event.eventId)) continue;
+      raw.set(rawMemoKey(o.venue, nativeEventId), memo);
+    }
+  }
+  for (const [id, key] of input.stage.editorialKeys) editorialKeys.set(id, key);
+  return {
+    runId: input.runId,
+    generation: input.generation,
+    asOf: input.now,
+    version: input.version,
+    raw,
+    editorial: editorialKeys,
+  };
 }
 
 interface BackfillInput {

@@ -14,6 +14,12 @@ import { afterWriteStage } from './after-write.ts';
 import { runPipeline } from './run.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
 
+type PerturbSnapshot = (
+  snapshotDir: string,
+  outDir: string,
+  options: { fraction: number; hours: number },
+) => { markets: number; changed: number; changed_last_hour: number };
+
 export interface SimManifest {
   seed: number;
   days: number;
@@ -42,6 +48,8 @@ export interface SimulatedIngestOptions {
   deferHistory?: boolean;
   /** Real clock, for the as-of default only. */
   now?: () => Date;
+  /** False: every run re-derives every event (runPipeline `incremental`); default true. */
+  incremental?: boolean;
 }
 
 export interface SimulatedIngestResult {
@@ -90,6 +98,102 @@ async function generate(options: SimulatedIngestOptions): Promise<void> {
   const mod = (await import('../venues/simulate/index.ts')) as { generateUniverse: GenerateUniverse };
   const asOf = options.asOf ?? (options.now ?? (() => new Date()))().toISOString().slice(0, 10);
   await mod.generateUniverse({ outDir: options.simDir, seed: options.seed, days: options.days ?? 14, asOf });
+}
+
+/** The replay-server venue options of a simulated run (no rate limit: the server is in-process). */
+function simVenues(server: { venueAUrl: string; venueBUrl: string; clobUrl: string }, logger: PipelineLogger) {
+  return {
+    venue_a: { baseUrl: server.venueAUrl, ratePerSecond: Number.POSITIVE_INFINITY, concurrency: 8, logger },
+    venue_b: {
+      baseUrl: server.venueBUrl,
+      clobBaseUrl: server.clobUrl,
+      ratePerSecond: Number.POSITIVE_INFINITY,
+      concurrency: 8,
+      logger,
+    },
+  };
+}
+
+export interface SimulatedRefreshOptions extends Omit<SimulatedIngestOptions, 'onlyNew' | 'deferHistory'> {
+  /** Share of the markets that change per hour (perturb.ts). */
+  fraction: number;
+  /** The first refresh: this many hours after the newest snapshot (≥ 1). */
+  hour: number;
+  /** Refreshes to run, an hour apart (default 1). */
+  runs?: number;
+}
+
+export interface SimulatedRefreshResult extends SimulatedIngestResult {
+  /** Per refresh: the perturbation report (markets changed since the snapshot and in the last hour). */
+  perturbations: { hour: number; as_of: string; markets: number; changed: number; changed_last_hour: number }[];
+}
+
+/**
+ * Hourly refreshes over the simulated universe with a share of its markets changed each hour (issue 18): the
+ * universe is static otherwise, so this is how a refresh that finds little changed is measured. Ingests the
+ * universe first when the store lacks its newest snapshot. Refresh k runs at the newest snapshot's clock plus
+ * `hour + k` hours over the newest snapshot with the changes of hours 1…hour+k (perturb.ts): each refresh sees
+ * about `fraction` of the markets changed since the one before. Deterministic for a given store.
+ * @example await refreshSimulated({ store, simDir, seed: 42, logger, fraction: 0.05, hour: 1, runs: 2 })
+ */
+export async function refreshSimulated(options: SimulatedRefreshOptions): Promise<SimulatedRefreshResult> {
+  const { store, logger } = options;
+  const runs: RunSummary[] = [];
+  const first = await ingestSimulated({ ...options, onlyNew: true });
+  runs.push(...first.runs);
+  const manifest = first.manifest;
+  const simDir = resolve(options.simDir);
+  const newest = [...manifest.snapshots].sort().at(-1);
+  if (newest === undefined) throw new Error(`${simDir}/manifest.json lists no snapshot`);
+  const mod = (await import('../venues/simulate/index.ts')) as { perturbSnapshot: PerturbSnapshot };
+  const perturbations: SimulatedRefreshResult['perturbations'] = [];
+  const count = options.runs ?? 1;
+  for (let k = 0; k < count; k++) {
+    const hour = options.hour + k;
+    const at = new Date(Date.parse(snapshotClock(manifest, newest)) + hour * 3_600_000).toISOString();
+    const stage = mkdtempSync(join(tmpdir(), 'pmref-sim-'));
+    try {
+      const report = mod.perturbSnapshot(join(simDir, 'snapshots', newest), join(stage, 'snapshot'), {
+        fraction: options.fraction,
+        hours: hour,
+      });
+      perturbations.push({ hour, as_of: at, ...report });
+      if (existsSync(join(simDir, 'history'))) symlinkSync(join(simDir, 'history'), join(stage, 'history'), 'dir');
+      const server = await startReplayServer({ dir: stage, port: 0, logger });
+      try {
+        logger.info(
+          {
+            snapshot: newest,
+            as_of: at,
+            hour,
+            fraction: options.fraction,
+            changed_last_hour: report.changed_last_hour,
+          },
+          `simulated refresh: ${newest} + ${hour} h, ${report.changed_last_hour} of ${report.markets} markets changed in the last hour`,
+        );
+        const run = { index: k + 1, count, label: `${newest}+${hour}h` };
+        const onProgress = options.onProgress;
+        runs.push(
+          await runPipeline({
+            store,
+            source: 'simulated',
+            clock: () => new Date(at),
+            logger,
+            venues: simVenues(server, logger),
+            backfill: { maxCalls: null, days: manifest.days, concurrency: 8 },
+            afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
+            ...(options.incremental === false ? { incremental: false } : {}),
+            ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),
+          }),
+        );
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  }
+  return { manifest, generated: first.generated, runs, perturbations };
 }
 
 /** Generates the universe if missing, then ingests every snapshot, oldest first. */
@@ -141,17 +245,9 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
           source: 'simulated',
           clock: () => new Date(at),
           logger,
-          venues: {
-            venue_a: { baseUrl: server.venueAUrl, ratePerSecond: Number.POSITIVE_INFINITY, concurrency: 8, logger },
-            venue_b: {
-              baseUrl: server.venueBUrl,
-              clobBaseUrl: server.clobUrl,
-              ratePerSecond: Number.POSITIVE_INFINITY,
-              concurrency: 8,
-              logger,
-            },
-          },
+          venues: simVenues(server, logger),
           backfill: { maxCalls: options.deferHistory ? 0 : null, days: manifest.days, concurrency: 8 },
+          ...(options.incremental === false ? { incremental: false } : {}),
           // Spot, catalysts, screens and signals once, after the newest snapshot is written.
           ...(index === todo.length - 1 ? { afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }) } : {}),
           ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),

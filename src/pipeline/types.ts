@@ -54,6 +54,12 @@ export interface RunSummary {
   as_of: string;
   events_written: number;
   markets_written: number;
+  /**
+   * How the run treated the pulled events (issue 18, incremental.ts): `normalized` of `pulled` were normalized
+   * (the rest, `reused_unnormalized`, had the raw input the last run read), `derived` went through deriveEvent,
+   * `reused` took their stored records (raw input or editorial inputs unchanged). Absent on a failed run.
+   */
+  events?: { pulled: number; normalized: number; derived: number; reused: number; reused_unnormalized: number };
   marks_carried_forward: number;
   /** Events the editorial layer threw on (see `fallbacks`). */
   editorial_failures: number;
@@ -69,6 +75,13 @@ export interface RunSummary {
   fallbacks: string[];
   /** Wall time per stage (pull, load_stored, normalize, editorial, diff_and_marks, write, backfill…). */
   timings_ms?: Record<string, number>;
+  /** CPU time of the run (user + system, whole process: see stage-meter.ts). */
+  cpu_ms?: number;
+  /**
+   * CPU time per stage, keyed like `timings_ms`; keys with a dot are parts inside a stage
+   * (`editorial.derive` is the deriveEvent calls inside `editorial`).
+   */
+  cpu_ms_by_stage?: Record<string, number>;
   /** Extra keys from the after-write stage (signals, catalysts…), when one ran. */
   after_write?: Record<string, unknown>;
 }

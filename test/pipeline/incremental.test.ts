@@ -1,0 +1,291 @@
+// A run that reuses the last run's work for unchanged events (issue 18) re-derives only what changed and leaves the store exactly as a full run does.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deriveEvent, linkAcrossVenues } from '../../src/editorial/index.ts';
+import { afterWriteStage } from '../../src/pipeline/after-write.ts';
+import type { EditorialFunctions } from '../../src/pipeline/editorial-stage.ts';
+import { type RunPipelineOptions, runPipeline } from '../../src/pipeline/run.ts';
+import type { RunSummary } from '../../src/pipeline/types.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import { startReplayServer } from '../../src/venues/index.ts';
+import { usePostgresDatabase } from '../store/pg-database.ts';
+import { DAY1, DAY1_AT, memoryLogger, tempStore, venueOptions } from './harness.ts';
+
+type Rec = Record<string, unknown>;
+
+const hoursAfter = (at: string, h: number) => new Date(Date.parse(at) + h * 3_600_000).toISOString();
+const T1 = DAY1_AT; // 2026-03-01T12:00Z; venue_a's open markets close at 20:00Z that day
+const T2 = hoursAfter(T1, 1);
+const T3 = hoursAfter(T1, 2);
+
+let dirs: string[] = [];
+let disposers: (() => Promise<void>)[] = [];
+beforeEach(() => {
+  dirs = [];
+  disposers = [];
+});
+afterEach(async () => {
+  for (const d of disposers) await d();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function newStore(): Promise<Store> {
+  const { store, dispose } = await tempStore();
+  disposers.push(dispose);
+  return store;
+}
+
+/** A copy of the day-1 venue folder that a test may edit. */
+function day1Copy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pmref-incremental-'));
+  dirs.push(dir);
+  cpSync(DAY1, dir, { recursive: true });
+  return dir;
+}
+
+/** Edits one market of a venue file in place. */
+function editMarket(dir: string, venue: 'venue_a' | 'venue_b', nativeId: string, edit: (m: Rec) => void): void {
+  const file = join(dir, `${venue}_events.json`);
+  const json = JSON.parse(readFileSync(file, 'utf8')) as Rec | Rec[];
+  const events = (Array.isArray(json) ? json : json.events) as Rec[];
+  const market = events
+    .flatMap((e) => e.markets as Rec[])
+    .find((m) => (venue === 'venue_a' ? m.ticker : m.conditionId) === nativeId);
+  if (!market) throw new Error(`no market ${nativeId} in ${file}`);
+  edit(market);
+  writeFileSync(file, JSON.stringify(json));
+}
+
+/** deriveEvent, counting the events it is called on. */
+function countingEditorial(): EditorialFunctions & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    deriveEvent: (input) => {
+      calls.push(input.event.platform_event_id ?? '?');
+      return deriveEvent(input);
+    },
+    linkAcrossVenues,
+  };
+}
+
+async function run(
+  store: Store,
+  dir: string,
+  at: string,
+  opts: Partial<Pick<RunPipelineOptions, 'incremental' | 'editorialVersion' | 'editorial'>> & { faults?: string } = {},
+): Promise<RunSummary> {
+  const logger = memoryLogger();
+  const server = await startReplayServer({ dir, port: 0, ...(opts.faults ? { faults: opts.faults } : {}) });
+  try {
+    const { faults: _faults, ...rest } = opts;
+    return await runPipeline({
+      store,
+      source: 'replay',
+      clock: () => new Date(at),
+      logger,
+      venues: venueOptions(server, logger),
+      backfill: { maxCalls: null },
+      afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
+      ...rest,
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Everything a run leaves that is served. */
+async function served(store: Store) {
+  return {
+    events: await store.listEvents(),
+    markets: await store.listMarkets(),
+    marks: await store.listMarks(),
+    log: await store.listLog(),
+    signals: await store.listSignals(),
+    catalysts: await store.listCatalysts(),
+    spot: await store.latestSpot(),
+  };
+}
+
+/** Runs the same sequence of (folder, clock) on a store that reuses and one that does not; returns both. */
+async function incrementalAndFull(
+  steps: { dir: string; at: string }[],
+  editorial = countingEditorial(),
+  makeStore: () => Promise<Store> = newStore,
+) {
+  const inc = await makeStore();
+  const full = await makeStore();
+  const summaries: RunSummary[] = [];
+  for (const [i, step] of steps.entries()) {
+    if (i === steps.length - 1) editorial.calls.length = 0;
+    summaries.push(await run(inc, step.dir, step.at, { editorial }));
+    await run(full, step.dir, step.at, { incremental: false });
+  }
+  return { inc, full, summaries, calls: editorial.calls };
+}
+
+describe('incremental runs', () => {
+  it('derives only the event whose raw input changed and stores what a full run stores', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    editMarket(after, 'venue_a', 'PMGOLD-26MAR01-3000', (m) => {
+      m.last_price_dollars = '0.7500';
+      m.yes_bid_dollars = '0.7400';
+      m.yes_ask_dollars = '0.7600';
+    });
+    const { inc, full, summaries, calls } = await incrementalAndFull([
+      { dir: before, at: T1 },
+      { dir: after, at: T2 },
+    ]);
+    expect(calls).toEqual(['PMGOLD-26MAR01']);
+    expect(summaries[1]?.events).toEqual({ pulled: 5, normalized: 1, derived: 1, reused: 4, reused_unnormalized: 4 });
+    expect(await served(inc)).toEqual(await served(full));
+    // Today's marks of the unchanged markets were re-timed to this run, like the changed one.
+    expect((await inc.listMarks({ snapshotDates: ['2026-03-01'] })).map((m) => m.snapshot_at)).toEqual(
+      Array(7).fill(T2),
+    );
+    expect(summaries[1]?.cpu_ms_by_stage).toMatchObject({
+      pull: expect.any(Number),
+      normalize: expect.any(Number),
+      editorial: expect.any(Number),
+      'editorial.derive': expect.any(Number),
+      publish: expect.any(Number),
+    });
+  });
+
+  it('logs a rule change found on a reused run exactly as a full run does', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    editMarket(after, 'venue_b', '0xbbb1', (m) => {
+      m.description = `${String(m.description)} Clarification: the first published figure counts.`;
+    });
+    const { inc, full, summaries, calls } = await incrementalAndFull([
+      { dir: before, at: T1 },
+      { dir: after, at: T2 },
+    ]);
+    expect(calls).toEqual(['900002']);
+    expect(summaries[1]?.log_entries).toBe(1);
+    expect(await served(inc)).toEqual(await served(full));
+  });
+
+  it('does not derive an event whose raw input changed where deriveEvent does not read', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    // The venue's total volume reaches the mark only; the editorial layer reads the last price and 24 h volume.
+    editMarket(after, 'venue_b', '0xaaa1', (m) => {
+      m.volume = '123456.5';
+      m.volumeNum = 123456.5;
+    });
+    const { inc, full, summaries, calls } = await incrementalAndFull([
+      { dir: before, at: T1 },
+      { dir: after, at: T2 },
+    ]);
+    expect(calls).toEqual([]);
+    expect(summaries[1]?.events).toEqual({ pulled: 5, normalized: 1, derived: 0, reused: 5, reused_unnormalized: 4 });
+    expect(await served(inc)).toEqual(await served(full));
+  });
+
+  it('normalizes again the events whose markets pass their close time, and nothing before the last clock', async () => {
+    const dir = day1Copy();
+    const late = hoursAfter(T1, 9); // 21:00Z: venue_a's open markets closed at 20:00Z
+    const { inc, full, summaries } = await incrementalAndFull([
+      { dir, at: T1 },
+      { dir, at: late },
+    ]);
+    // Two venue_a events have open markets past their close; the settled one and venue_b's two are reused.
+    expect(summaries[1]?.events).toMatchObject({ normalized: 2, reused_unnormalized: 3 });
+    expect(await served(inc)).toEqual(await served(full));
+    const closed = (await inc.listMarkets()).filter((m) => m.status === 'closed').map((m) => m.platform_market_id);
+    expect(closed.sort()).toEqual(['PMCPI-26FEB-T1', 'PMCPI-26FEB-T2', 'PMGOLD-26MAR01-3000']);
+    // A clock before the run that recorded the memo reuses nothing.
+    expect((await run(inc, dir, T2)).events).toMatchObject({ normalized: 5, reused: 0 });
+  });
+
+  it('re-derives everything under another editorial version, and nothing under the same one', async () => {
+    const dir = day1Copy();
+    const store = await newStore();
+    const editorial = countingEditorial();
+    await run(store, dir, T1, { editorial, editorialVersion: 'v1' });
+    editorial.calls.length = 0;
+    expect((await run(store, dir, T2, { editorial, editorialVersion: 'v1' })).events).toMatchObject({ derived: 0 });
+    expect(editorial.calls).toEqual([]);
+    expect((await run(store, dir, T3, { editorial, editorialVersion: 'v2' })).events).toMatchObject({ derived: 5 });
+    expect(editorial.calls).toHaveLength(5);
+  });
+
+  it('keeps the memo across a run that published nothing and drops it once another run published', async () => {
+    const dir = day1Copy();
+    const store = await newStore();
+    await run(store, dir, T1);
+    const failed = await run(store, dir, T2, { faults: 'all:5xx' });
+    expect(failed.status).toBe('failed');
+    expect((await run(store, dir, T3)).events).toMatchObject({ reused: 5, derived: 0 });
+    // Another process (a second connection) publishes: this one's memo no longer says what is stored.
+    const path = mkdtempSync(join(tmpdir(), 'pmref-incremental-db-'));
+    dirs.push(path);
+    const a = await openStore(`sqlite:${join(path, 'shared.sqlite')}`);
+    await a.migrate();
+    const b = await openStore(`sqlite:${join(path, 'shared.sqlite')}`);
+    disposers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    await run(a, dir, T1);
+    await run(b, dir, T2);
+    expect((await run(a, dir, T3)).events).toMatchObject({ reused: 0, derived: 5 });
+  });
+
+  it('rewrites no event on unchanged input, though the after-write stage binds catalyst dates to them', async () => {
+    const dir = day1Copy();
+    const store = await newStore();
+    await run(store, dir, T1);
+    const bound = (await store.listEvents()).filter((e) => e.catalyst_dates.length > 0);
+    expect(bound.length).toBeGreaterThan(0);
+    const again = await run(store, dir, T2, { incremental: false });
+    expect(again).toMatchObject({ events_written: 0, markets_written: 0 });
+    expect(again.after_write).toMatchObject({ events_with_new_catalyst_dates: 0 });
+  });
+
+  it('with incremental off, normalizes and derives every event', async () => {
+    const dir = day1Copy();
+    const store = await newStore();
+    await run(store, dir, T1);
+    expect((await run(store, dir, T2, { incremental: false })).events).toEqual({
+      pulled: 5,
+      normalized: 5,
+      derived: 5,
+      reused: 0,
+      reused_unnormalized: 0,
+    });
+  });
+});
+
+describe('incremental runs on PostgreSQL', () => {
+  const pg = usePostgresDatabase('pipeline/incremental');
+  it.skipIf(!pg)('reuse what did not change and store what a full run stores', async () => {
+    const makeStore = async () => {
+      const store = await (pg as NonNullable<typeof pg>).newStore();
+      await store.migrate();
+      disposers.push(() => store.close());
+      return store;
+    };
+    const before = day1Copy();
+    const after = day1Copy();
+    editMarket(after, 'venue_b', '0xaaa2', (m) => {
+      m.question = `${String(m.question)} (amended)`;
+    });
+    const { inc, full, summaries, calls } = await incrementalAndFull(
+      [
+        { dir: before, at: T1 },
+        { dir: after, at: T2 },
+      ],
+      countingEditorial(),
+      makeStore,
+    );
+    expect(calls).toEqual(['900001']);
+    expect(summaries[1]?.events).toMatchObject({ normalized: 1, derived: 1, reused: 4 });
+    expect(await served(inc)).toEqual(await served(full));
+  });
+});

@@ -1,0 +1,88 @@
+// A mark re-timed from the last run's mark of an unchanged quote equals the mark the quote itself gives at the new clock.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Mark } from '../../src/domain/index.ts';
+import { retimeMark } from '../../src/pipeline/mark-retime.ts';
+import { markFromQuote, type QuoteInput } from '../../src/pipeline/marks.ts';
+import { makeMarket } from '../support/records.ts';
+
+const T1 = '2026-03-01T12:00:00.000Z';
+
+const price = fc.oneof(fc.constant(null), fc.double({ min: -0.5, max: 1.5, noNaN: true }), fc.constant(Number.NaN));
+const usd = fc.oneof(fc.constant(null), fc.double({ min: -100, max: 1e7, noNaN: true }));
+const quoteArb: fc.Arbitrary<QuoteInput> = fc.record({
+  yes_bid: price,
+  yes_ask: price,
+  no_bid: price,
+  no_ask: price,
+  yes_bid_size_usd: usd,
+  yes_ask_size_usd: usd,
+  no_bid_size_usd: usd,
+  no_ask_size_usd: usd,
+  last_price: price,
+  volume_24h_usd: usd,
+  volume_total_usd: usd,
+  open_interest_usd: usd,
+  source_updated_at: fc.oneof(
+    fc.constant(null),
+    fc.constant('not a time'),
+    fc.constant(T1),
+    fc.integer({ min: 0, max: 48 * 60 }).map((min) => new Date(Date.parse(T1) - min * 60_000).toISOString()),
+  ),
+  provenance: fc.constantFrom(
+    {},
+    { yes_bid: { source: 'platform_api' } },
+    { source_updated_at: { source: 'imputed' } },
+  ),
+  raw: fc.constantFrom({ ticker: 'KXTEST-26-T1', yes_bid_dollars: '0.5100' }, 'not a record' as unknown as object),
+}) as fc.Arbitrary<QuoteInput>;
+
+describe('retimeMark', () => {
+  it('gives what markFromQuote gives for the same quote at the later clock', () => {
+    fc.assert(
+      fc.property(
+        quoteArb,
+        fc.integer({ min: 1, max: 72 }),
+        fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true })),
+        fc.constantFrom('binary', 'scalar'),
+        (quote, hours, primaryPrice, contract) => {
+          const market = makeMarket({ contract_type: contract as 'binary' });
+          const t2 = new Date(Date.parse(T1) + hours * 3_600_000).toISOString();
+          const previous: Mark = { mark_id: 7, ...markFromQuote(market, quote, { now: T1, primaryPrice }) };
+          // Through JSON, as a stored mark comes back.
+          const stored = JSON.parse(JSON.stringify(previous)) as Mark;
+          const expected = JSON.parse(JSON.stringify(markFromQuote(market, quote, { now: t2, primaryPrice })));
+          expect(JSON.parse(JSON.stringify(retimeMark(market, stored, t2, primaryPrice)))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps the field order markFromQuote writes', () => {
+    const market = makeMarket();
+    const quote: QuoteInput = {
+      yes_bid: 0.5,
+      yes_ask: 0.52,
+      no_bid: null,
+      no_ask: null,
+      yes_bid_size_usd: null,
+      yes_ask_size_usd: null,
+      no_bid_size_usd: null,
+      no_ask_size_usd: null,
+      last_price: 0.51,
+      volume_24h_usd: 10,
+      volume_total_usd: 100,
+      open_interest_usd: null,
+      source_updated_at: null,
+      provenance: { yes_bid: { source: 'platform_api' } },
+      raw: { a: 1 },
+    };
+    const t2 = '2026-03-01T15:00:00.000Z';
+    const previous: Mark = { mark_id: 1, ...markFromQuote(market, quote, { now: T1, primaryPrice: null }) };
+    const retimed = retimeMark(market, previous, t2, null);
+    const direct = markFromQuote(market, quote, { now: t2, primaryPrice: null });
+    expect(JSON.stringify(retimed)).toBe(JSON.stringify(direct));
+    expect(retimed.source_updated_at).toBe(t2);
+  });
+});
