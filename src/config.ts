@@ -49,6 +49,17 @@ export const ConfigSchema = z.object({
   PMREF_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(10000),
   /** Keys one client IP may create per UTC day (POST /v1/keys). */
   PMREF_KEY_CREATION_DAILY_LIMIT: z.coerce.number().int().min(1).default(3),
+  /**
+   * Bound of each read model's cache of decompressed bodies (bodies are held gzip; an identity or brotli request
+   * for a cold body decompresses it once, then it is served from this cache until pushed out).
+   */
+  PMREF_BODY_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  /**
+   * Bound of the pipeline thread's JavaScript heap (`pmref start`), in MB. A run that would need more ends with a
+   * clear error (logged; the run is aborted and nothing of it published) instead of the process being killed for
+   * memory; a new pipeline thread starts 30 s later.
+   */
+  PMREF_PIPELINE_HEAP_MB: z.coerce.number().int().min(128).max(65536).default(2048),
   PMREF_REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'use letters, digits, ":", "_" or "-"')

@@ -60,6 +60,12 @@ export interface AbortDeadRunsOptions {
   logger: PipelineLogger;
   /** Wall clock: the abort time recorded on the run. */
   now: () => Date;
+  /**
+   * A new pipeline thread of this process is starting (thread-entry.ts): a run this process left `running` was
+   * its previous pipeline thread's, which ended without finishing it (out of its heap bound, or crashed), since a
+   * process has one pipeline thread. Its pid lives on, so only this says it is dead.
+   */
+  ownPipelineThreadEnded?: boolean;
 }
 
 /**
@@ -76,6 +82,8 @@ export async function abortDeadRuns(store: Store, options: AbortDeadRunsOptions)
       why = `no live session holds its lock (${owner})`;
     } else {
       why = deadBecause(run, me);
+      if (why === null && options.ownPipelineThreadEnded && run.owner !== null && sameProcess(run.owner, me))
+        why = "this process's previous pipeline thread ended before it finished (out of its heap bound or crashed)";
       if (why === null) continue;
     }
     const error = `process ended before publish; found at start by pid ${me.pid} on ${me.host}: ${why}`;

@@ -2,10 +2,13 @@
  * The pipeline worker thread of `pmref start` (see thread.ts): opens its own store connection, runs the
  * worker schedule, and reports runs, progress and answers to the main thread, which serves HTTP.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { destination, pino } from 'pino';
 import type { Config } from '../config.ts';
 import { openStore } from '../store/index.ts';
+import { abortDeadRuns } from './abort.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { startWorker } from './worker.ts';
 
@@ -16,21 +19,40 @@ const config = data.config as Config;
 const post = (message: FromThread) => port.postMessage(message);
 const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start', thread: 'pipeline' } }, destination(2));
 
+/**
+ * A run's working set (the pulled catalog, stored records, editorial results: about a GB on the full universe) is
+ * garbage once it has published, but V8 keeps the pages it grew into until it needs a full collection, which an
+ * idle thread never does: the process sat at 3 GB between hourly runs. A full collection a second after each run
+ * gives them back to the system (measured: 1.2 GB to 0.13 GB for a thread that held 1 GB).
+ */
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
+
 const store = await openStore(config.PMREF_DB_URL);
+// A run this process left `running` belongs to a pipeline thread that ended (see thread.ts: one at a time).
+await abortDeadRuns(store, { logger, now: () => new Date(), ownPipelineThreadEnded: true });
 const worker = startWorker({
   store,
   config,
   logger,
   deferFirstHistory: data.deferFirstHistory,
   onProgress: (event) => post({ type: 'progress', event }),
-  onRun: (result) => post({ type: 'run', result }),
+  onRun: (result) => {
+    post({ type: 'run', result });
+    releaseAfterRun();
+  },
 });
-void worker.initial.then((result) => post({ type: 'initial', result, next: worker.nextRun()?.toISOString() ?? null }));
+void worker.initial.then((result) => {
+  post({ type: 'initial', result, next: worker.nextRun()?.toISOString() ?? null });
+  releaseAfterRun();
+});
 
 port.on('message', async (message: ToThread) => {
   if (message.type === 'run-now') {
     const result = await worker.runNow();
     post({ type: 'ran', id: message.id, result, next: worker.nextRun()?.toISOString() ?? null });
+    releaseAfterRun();
   } else if (message.type === 'stop') {
     await worker.stop();
     await store.close();

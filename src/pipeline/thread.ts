@@ -34,6 +34,8 @@ export interface ThreadWorkerOptions {
   onRun?: (result: IngestResult) => void | Promise<void>;
   onProgress?: ProgressListener;
   deferFirstHistory?: boolean;
+  /** The thread's entry module instead of thread-entry.ts (tests: a thread that exhausts its heap bound). */
+  entry?: URL;
 }
 
 /** How long after an unexpected exit a new pipeline thread starts (it brings the hourly schedule back). */
@@ -59,11 +61,15 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
 
   const spawn = (): Thread => {
     const data: ThreadData = {
-      entry: new URL('./thread-entry.ts', import.meta.url).href,
+      entry: (options.entry ?? new URL('./thread-entry.ts', import.meta.url)).href,
       config: options.config,
       deferFirstHistory: options.deferFirstHistory ?? false,
     };
-    const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), { workerData: data });
+    const heapMb = options.config.PMREF_PIPELINE_HEAP_MB;
+    const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    });
     t.on('message', (message: FromThread) => {
       if (message.type === 'progress') options.onProgress?.(message.event);
       else if (message.type === 'run') void Promise.resolve(options.onRun?.(message.result));
@@ -78,7 +84,16 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
         waiting.delete(message.id);
       }
     });
-    t.on('error', (err) => logger.error({ err: err.message }, 'the pipeline thread failed'));
+    t.on('error', (err) => {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        logger.error(
+          { err: err.message, heap_mb: heapMb },
+          `the pipeline thread ran out of its ${heapMb} MB heap bound (PMREF_PIPELINE_HEAP_MB): the run in progress ` +
+            'ended and nothing of it was published (the next pipeline thread marks it aborted); raise ' +
+            'PMREF_PIPELINE_HEAP_MB if this repeats',
+        );
+      else logger.error({ err: err.message }, 'the pipeline thread failed');
+    });
     t.on('exit', (code) => {
       thread = null;
       if (!stopping) {

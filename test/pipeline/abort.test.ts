@@ -100,6 +100,16 @@ describe('abortDeadRuns on SQLite', () => {
     expect(await store.lastRun()).toMatchObject({ run_id: dead.run_id, status: 'aborted' });
     expect(await isStale(store, 60, NOW())).toEqual({ stale: true, why: `the last run (${dead.run_id}) was aborted` });
   });
+
+  it("aborts this process's own run only when a new pipeline thread says the previous one ended", async () => {
+    ({ store, dispose } = await tempStore());
+    const orphan = await store.beginRun('simulated', '2026-03-02T11:00:00.000Z', currentOwner());
+    const logger = memoryLogger();
+    expect(await abortDeadRuns(store, { logger, now: NOW })).toEqual([]);
+    expect(await abortDeadRuns(store, { logger, now: NOW, ownPipelineThreadEnded: true })).toEqual([orphan.run_id]);
+    expect(await store.lastRun()).toMatchObject({ run_id: orphan.run_id, status: 'aborted' });
+    expect(logger.lines.find((l) => l.level === 'warn')?.msg).toMatch(/previous pipeline thread ended/);
+  });
 });
 
 describe.skipIf(!pgUrl)('abortDeadRuns on PostgreSQL', () => {

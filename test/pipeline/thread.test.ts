@@ -68,4 +68,20 @@ describe('startThreadWorker', () => {
     expect(logger.lines.find((l) => l.msg?.startsWith('the pipeline thread exited'))?.level).toBe('error');
     await worker.stop();
   }, 30_000);
+
+  it('bounds the thread heap (PMREF_PIPELINE_HEAP_MB): a thread that exceeds it ends with a clear error, not the process', async () => {
+    const logger = memoryLogger();
+    const config = loadConfig({
+      PMREF_DB_URL: `sqlite:${join(dir, 'pmref.sqlite')}`,
+      PMREF_PIPELINE_HEAP_MB: '128',
+      PMREF_LOG_LEVEL: 'silent',
+    });
+    const worker = startThreadWorker({ config, logger, entry: new URL('./oom-thread-entry.ts', import.meta.url) });
+    expect(await worker.initial).toBeNull();
+    const oom = logger.lines.find((l) => l.msg?.includes('ran out of its 128 MB heap bound'));
+    expect(oom?.level).toBe('error');
+    expect(oom?.msg).toContain('PMREF_PIPELINE_HEAP_MB');
+    expect(logger.lines.find((l) => l.msg?.startsWith('the pipeline thread exited'))?.level).toBe('error');
+    await worker.stop();
+  }, 60_000);
 });
