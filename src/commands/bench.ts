@@ -14,6 +14,7 @@ import { buildApp, defaultLimits, memoryMeter } from '../http/index.ts';
 import { ReadModelHolder } from '../serve/index.ts';
 import { openStore } from '../store/index.ts';
 import { DEFAULT_FIXTURES, editorialBench } from './bench-editorial.ts';
+import { FOOTPRINT_USAGE, isFootprintRun, runFootprintBench } from './bench-footprint.ts';
 import { benchQueries, SEARCH_QUERIES, searchBench } from './bench-search.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
@@ -72,6 +73,8 @@ export const benchCommand: Command = {
 Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
        pmref bench --editorial [--fixtures DIR] [--out FILE]
        pmref bench --search [--out FILE]
+       pmref bench --history [--days N] [--seed S] [--batch M] [--label L] [--out FILE]
+       pmref bench --footprint [--label L] [--note TEXT] [--lead FILE] [--feed-pages N] [--history-samples N] [--out FILE]
 
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
@@ -88,8 +91,9 @@ bench/editorial.json; no store needed.
 Every run also times search in process (issue 17): p50/p99 over the query set in ${SEARCH_QUERIES} (each
 query as an event and a market search), the search index's heap and its rebuild time (what a pack load
 pays). --search runs only that and writes bench/search.json.
-`,
+${FOOTPRINT_USAGE}`,
   async run(args) {
+    if (isFootprintRun(args)) return runFootprintBench(args);
     const { values } = parseFlags(args, {
       duration: { type: 'string' },
       rounds: { type: 'string' },
