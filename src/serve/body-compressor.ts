@@ -86,6 +86,11 @@ export interface CompressorOptions {
   maxInFlight?: number;
   /** The thread's source instead of the compressing one (tests: a thread that fails). */
   threadSource?: string;
+  /**
+   * Told once per build when the compressing thread cannot start or fails and the bodies are compressed on the
+   * build's own thread instead (same bytes, slower build). Default: a process warning on stderr.
+   */
+  onFallback?: (why: string) => void;
 }
 
 /** A stand-in for a body being compressed; `finish` replaces every one of them. */
@@ -209,24 +214,33 @@ export class BodyCompressor {
     try {
       thread = new Worker(this.opts.threadSource ?? THREAD_SOURCE, { eval: true });
     } catch {
-      this.threadFailed = true; // e.g. no threads allowed here: compressed on this thread instead
+      this.fellBack('the compressing thread could not start'); // e.g. no threads allowed here
       return null;
     }
     thread.unref(); // a build abandoned midway must not keep the process alive
     thread.postMessage({ shared: this.shared.buffer });
     thread.on('message', (m: FromThread) => this.received(m));
-    thread.on('error', () => {
-      this.threadFailed = true;
+    thread.on('error', (err) => {
+      this.fellBack(`the compressing thread failed: ${err.message}`);
       this.ended(thread);
     });
     thread.on('exit', (code) => {
       // 0: it ended itself, idle. Anything else while still in use is a failure (`finish` forgets it first).
-      if (code !== 0 && this.thread === thread) this.threadFailed = true;
+      if (code !== 0 && this.thread === thread) this.fellBack(`the compressing thread exited with code ${code}`);
       this.ended(thread);
     });
     this.thread = thread;
     this.counts.threads++;
     return thread;
+  }
+
+  /** From now on this build compresses on its own thread; says so once. */
+  private fellBack(why: string): void {
+    if (this.threadFailed) return;
+    this.threadFailed = true;
+    const message = `read-model build: ${why}; compressing bodies on the build's own thread (same bytes, slower build)`;
+    if (this.opts.onFallback) this.opts.onFallback(message);
+    else process.emitWarning(message, { code: 'PMREF_BODY_COMPRESSOR_FALLBACK' });
   }
 
   private received({ id, ends }: FromThread): void {

@@ -15,7 +15,12 @@ function texts(): string[] {
 }
 
 /** Holds every text (half through a reused scratch buffer) and returns the bodies once `finish` resolves. */
-async function holdAll(opts: { batchBytes?: number; maxInFlight?: number; threadSource?: string }) {
+async function holdAll(opts: {
+  batchBytes?: number;
+  maxInFlight?: number;
+  threadSource?: string;
+  onFallback?: (why: string) => void;
+}) {
   const compressor = new BodyCompressor({ arena: new ByteArena(1 << 20), cache: new BodyCache(1 << 20), ...opts });
   const scratch = new ReusedBytes();
   const bodies: Array<Body | undefined> = [];
@@ -55,14 +60,25 @@ describe('BodyCompressor', () => {
 
   it('compresses on the caller thread what a failing thread held', async () => {
     const here = await holdAll({});
+    const told: string[] = [];
     const exits = await holdAll({
       batchBytes: 16 * 1024,
       threadSource: "require('node:worker_threads').parentPort.on('message', () => process.exit(3));",
+      onFallback: (why) => told.push(why),
     });
+    // The fallback says so, once: the build goes on with the same bytes.
+    expect(told).toEqual([
+      "read-model build: the compressing thread exited with code 3; compressing bodies on the build's own thread (same bytes, slower build)",
+    ]);
     expect(exits.onThread).toBe(0);
     expect(exits.threads).toBe(1); // a thread that failed is not started again
     expect(exits.bodies.map(form)).toEqual(here.bodies.map(form));
-    const throws = await holdAll({ batchBytes: 16 * 1024, threadSource: "throw new Error('no zlib here');" });
+    const throws = await holdAll({
+      batchBytes: 16 * 1024,
+      threadSource: "throw new Error('no zlib here');",
+      onFallback: (why) => told.push(why),
+    });
+    expect(told[1]).toMatch(/the compressing thread failed: no zlib here/);
     expect(throws.bodies.map(form)).toEqual(here.bodies.map(form));
   });
 });
