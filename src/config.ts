@@ -60,6 +60,35 @@ export const ConfigSchema = z.object({
    * memory; a new pipeline thread starts 30 s later.
    */
   PMREF_PIPELINE_HEAP_MB: z.coerce.number().int().min(128).max(65536).default(2048),
+  /**
+   * How often a `pmref worker` that does not lead tries to take the lead (PostgreSQL advisory lock), in seconds.
+   * Bounds failover: a leader that dies is replaced within about this long, and the new leader redoes the
+   * run it interrupted.
+   */
+  PMREF_LEADER_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /**
+   * How old the served data may be, in minutes, before `GET /readyz` answers 503 (the age of the data is the
+   * time since the pipeline run that published the served generation finished). 180 is three missed hourly
+   * refreshes: one failed or slow run (a venue away, a long first backfill) does not take a replica out of
+   * rotation, and a replica whose rebuilds keep failing while the store moves on leaves it within hours.
+   * Replicas sharing a store age together, so past the bound they all go unready at once: an operator who
+   * would rather serve old data than none sets it high. Keep it above PMREF_REFRESH_MINUTES plus a run's length.
+   */
+  PMREF_READY_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(525_600).default(180),
+  /**
+   * Port of the Prometheus endpoint (`GET /metrics` on a small server of its own, never on the public API).
+   * Unset: no metrics endpoint and no per-request instrumentation. 0 picks a free port (logged).
+   */
+  PMREF_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Bind address of the metrics endpoint; loopback by default, so metrics are not public by accident. */
+  PMREF_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * How long a stopping server (SIGTERM/SIGINT) lets in-flight requests finish, in seconds. Past it the remaining
+   * connections are closed and the process exits anyway (it logs that it forced the close). 20 s stays under
+   * Kubernetes' default 30 s kill deadline, leaving time for the rest of the shutdown; `docker stop` waits 10 s
+   * unless given `--time`.
+   */
+  PMREF_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
   PMREF_REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'use letters, digits, ":", "_" or "-"')

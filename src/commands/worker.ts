@@ -22,8 +22,9 @@ Usage: pmref worker
 Migrates the store named by PMREF_DB_URL, runs a pipeline at once when the store is empty or its
 last run is older than PMREF_REFRESH_MINUTES, then refreshes hourly at minute 0 (UTC) from
 PMREF_SOURCE (live | replay | simulated | auto). On PostgreSQL only one worker leads (advisory
-lock); the others wait and try again each hour. Logs are JSON lines on stderr. Stops on SIGINT or
-SIGTERM after the run in progress.
+lock); the others stand by and try to take the lead every PMREF_LEADER_POLL_SECONDS (10): when the
+leader dies, one of them takes over, marks its interrupted run aborted and redoes it. SIGHUP asks for a
+refresh now. Logs are JSON lines on stderr. Stops on SIGINT or SIGTERM after the run in progress.
 `,
   async run(args) {
     parseFlags(args, {});
@@ -54,6 +55,12 @@ SIGTERM after the run in progress.
           }
         },
       });
+      // SIGHUP: refresh now (the leader runs; a worker that does not lead says so and does nothing).
+      const refreshNow = () => {
+        logger.info({ signal: 'SIGHUP' }, 'refresh requested');
+        void worker.runNow();
+      };
+      process.on('SIGHUP', refreshNow);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info({ signal }, 'worker stopping after the run in progress');
@@ -62,6 +69,7 @@ SIGTERM after the run in progress.
         process.once('SIGINT', () => stop('SIGINT'));
         process.once('SIGTERM', () => stop('SIGTERM'));
       });
+      process.off('SIGHUP', refreshNow);
       await worker.stop();
       redis?.disconnect();
       return 0;

@@ -1,8 +1,10 @@
 /**
  * Leader election for `pmref worker` on PostgreSQL (DESIGN.md §2): a session-level
  * `pg_try_advisory_lock` held on a dedicated connection for as long as the worker lives. Whoever
- * holds it runs pipelines; the others try again at each refresh. The lock goes with the connection,
- * so a crashed leader frees it at once.
+ * holds it runs pipelines; the others try again every PMREF_LEADER_POLL_SECONDS (worker.ts). The lock goes
+ * with the connection, so a leader killed on its host frees it at once (the kernel closes its socket). A
+ * leader whose host vanishes leaves a half-open connection: the session's TCP keepalives (set below) let the
+ * server notice within about a minute and free the lock.
  */
 import pg from 'pg';
 import type { PipelineLogger } from './types.ts';
@@ -14,6 +16,12 @@ export interface LeaderLock {
   release(): Promise<void>;
 }
 
+/**
+ * Server-side keepalives of the lock's session, in seconds: idle time before the first probe, between probes,
+ * and probes lost before the server drops the connection (and with it the lock). Ignored on Unix sockets.
+ */
+const KEEPALIVE = { idle: 20, interval: 10, count: 3 } as const;
+
 /** A leader lock named `name` on the PostgreSQL database at `dbUrl`. */
 export function postgresLeaderLock(dbUrl: string, name: string, logger: PipelineLogger): LeaderLock {
   let client: pg.Client | null = null;
@@ -24,10 +32,14 @@ export function postgresLeaderLock(dbUrl: string, name: string, logger: Pipeline
   };
   return {
     async acquire() {
-      if (held && client) return true;
       try {
+        // Holding it: make sure the session that holds it still answers (a lost session lost the lock too).
+        if (held && client) {
+          await client.query('SELECT 1');
+          return true;
+        }
         if (!client) {
-          const c = new pg.Client({ connectionString: dbUrl });
+          const c = new pg.Client({ connectionString: dbUrl, keepAlive: true });
           c.on('error', (err) => {
             logger.warn(
               { err: err.message },
@@ -36,6 +48,9 @@ export function postgresLeaderLock(dbUrl: string, name: string, logger: Pipeline
             drop();
           });
           await c.connect();
+          await c.query(
+            `SET tcp_keepalives_idle = ${KEEPALIVE.idle}; SET tcp_keepalives_interval = ${KEEPALIVE.interval}; SET tcp_keepalives_count = ${KEEPALIVE.count}`,
+          );
           client = c;
         }
         const res = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [

@@ -1,8 +1,12 @@
 /**
  * The worker (DESIGN.md §2): runs a pipeline at start when the store is empty or older than the
  * refresh interval, then hourly at minute 0 (UTC). Runs never overlap. On PostgreSQL only the process
- * holding the leader advisory lock runs pipelines; the others stay idle and try again each hour. At start and
- * before each run, the leader marks runs left `running` by a dead process `aborted` (abort.ts).
+ * holding the leader advisory lock runs pipelines; the others stand by and try to take the lead every
+ * PMREF_LEADER_POLL_SECONDS. At start, before each run and whenever it takes the lead, the leader marks runs left
+ * `running` by a dead process `aborted` (abort.ts); a worker that takes over from a dead leader then finds the
+ * store stale (its last run was aborted) and redoes the run at once. A run still held by a live process (its
+ * run lock taken, e.g. by a leader whose lock connection dropped mid-run) is never doubled: the new leader
+ * waits for it.
  */
 import { Cron } from 'croner';
 import type { Config } from '../config.ts';
@@ -36,6 +40,8 @@ export interface WorkerOptions {
    * process by design) this worker always leads.
    */
   leaderLock?: LeaderLock;
+  /** How often a worker that does not lead tries to take the lead, in ms (default PMREF_LEADER_POLL_SECONDS). */
+  leaderPollMs?: number;
 }
 
 export interface Worker {
@@ -83,7 +89,16 @@ export function startWorker(options: WorkerOptions): Worker {
   const lock: LeaderLock | null =
     options.leaderLock ??
     (store.engine === 'postgres' ? postgresLeaderLock(config.PMREF_DB_URL, LEADER_LOCK, logger) : null);
-  const lead = async (): Promise<boolean> => (lock ? lock.acquire() : true);
+  let leading = false;
+  const lead = async (): Promise<boolean> => {
+    const now = lock ? await lock.acquire() : true;
+    if (now !== leading && lock) {
+      if (now) logger.info({ lock: LEADER_LOCK, pid: process.pid }, 'this worker now leads the pipeline');
+      else logger.warn({ lock: LEADER_LOCK, pid: process.pid }, 'this worker no longer leads the pipeline');
+    }
+    leading = now;
+    return now;
+  };
 
   const chooseSource = async (): Promise<IngestSource | 'auto'> => {
     if (source !== null) return source;
@@ -105,6 +120,14 @@ export function startWorker(options: WorkerOptions): Worker {
       return null;
     }
     await abortDead();
+    const live = await store.runningRuns();
+    if (live.length > 0) {
+      logger.warn(
+        { run_ids: live.map((r) => r.run_id) },
+        'a pipeline run of another live process is still in progress; not starting a second one',
+      );
+      return null;
+    }
     const chosen = await chooseSource();
     const result = await runIngest({
       store,
@@ -141,6 +164,42 @@ export function startWorker(options: WorkerOptions): Worker {
     await runNow();
   });
 
+  /**
+   * A standby's turn: when the lead is free (its holder died or stopped), take it, abort the dead holder's run
+   * and run at once if the store is stale, so an interrupted run is redone without waiting for the schedule.
+   */
+  let stopped = false;
+  const standbyTick = async (): Promise<void> => {
+    if (stopped) return;
+    if (running || leading) {
+      if (leading && !running) await lead(); // a leader checks its lock session still answers
+      return;
+    }
+    if (!(await lead())) return;
+    await abortDead();
+    const { stale, why } = await isStale(store, config.PMREF_REFRESH_MINUTES, clock());
+    logger.info({ stale }, `took the lead: ${why}`);
+    if (stale) await runNow();
+  };
+  let standbyBusy = false;
+  const standby = lock
+    ? setInterval(
+        () => {
+          if (standbyBusy) return;
+          standbyBusy = true;
+          standbyTick()
+            .catch((err: unknown) =>
+              logger.error({ err: err instanceof Error ? err.message : String(err) }, 'taking the lead failed'),
+            )
+            .finally(() => {
+              standbyBusy = false;
+            });
+        },
+        options.leaderPollMs ?? config.PMREF_LEADER_POLL_SECONDS * 1000,
+      )
+    : null;
+  standby?.unref();
+
   const initial = (async () => {
     // Before judging staleness: a run aborted now makes the store stale (its refresh never landed).
     if (await lead()) await abortDead();
@@ -154,7 +213,9 @@ export function startWorker(options: WorkerOptions): Worker {
     initial,
     nextRun: () => job.nextRun(),
     async stop() {
+      stopped = true;
       job.stop();
+      if (standby) clearInterval(standby);
       await initial.catch(() => null);
       if (running) await running;
       await lock?.release();

@@ -1,6 +1,7 @@
 // The worker runs at start only when the store is empty or stale, never runs two pipelines at once, and runs nothing when another process leads.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { currentOwner } from '../../src/pipeline/abort.ts';
 import { isStale, startWorker } from '../../src/pipeline/worker.ts';
 import type { Store } from '../../src/store/index.ts';
 import { DAY1, memoryLogger, tempStore } from './harness.ts';
@@ -72,6 +73,35 @@ describe('startWorker', () => {
     expect(await worker.runNow()).toBeNull();
     expect(await store.lastRun()).toBeNull();
     expect(logger.lines.some((l) => l.msg === 'another worker leads; skipping this refresh')).toBe(true);
+    await worker.stop();
+  });
+
+  it('a standby takes the lead once it is free and runs at once when the store is stale', async () => {
+    const logger = memoryLogger();
+    let free = false;
+    const lock = { acquire: async () => free, release: async () => {} };
+    const worker = startWorker({ store, config, logger, schedule: NEVER, leaderLock: lock, leaderPollMs: 20 });
+    expect(await worker.initial).toBeNull();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await store.lastRun()).toBeNull();
+    free = true; // the leader died: its lock is free
+    await vi.waitFor(async () => expect((await store.lastRun())?.status).toBe('ok'), { timeout: 10_000, interval: 20 });
+    expect(logger.lines.some((l) => l.msg === 'this worker now leads the pipeline')).toBe(true);
+    expect(logger.lines.some((l) => l.msg?.startsWith('took the lead: the store is empty'))).toBe(true);
+    await worker.stop();
+    // Taking the lead again over a fresh store runs nothing more.
+    expect((await store.lastRun())?.run_id).toBe(1);
+  });
+
+  it('never starts a second run while a live process still runs one', async () => {
+    const logger = memoryLogger();
+    const handle = await store.beginRun('replay', '2026-03-01T11:59:00Z', currentOwner());
+    const worker = startWorker({ store, config, logger, schedule: NEVER, clock: at('2026-03-01T12:00:00Z') });
+    expect(await worker.initial).toBeNull();
+    expect(await worker.runNow()).toBeNull();
+    expect(logger.lines.some((l) => l.msg?.includes('still in progress; not starting a second one'))).toBe(true);
+    expect((await store.runningRuns()).map((r) => r.run_id)).toEqual([handle.run_id]);
+    await handle.release();
     await worker.stop();
   });
 });
