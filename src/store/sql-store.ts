@@ -174,6 +174,14 @@ export class SqlStore implements Store {
       const done = new Set(
         (await trx.selectFrom('schema_migrations').select('version').execute()).map((r) => r.version),
       );
+      // Migrations only go forward: a store a newer pmref has migrated is not this version's to read or write.
+      const known = new Set(MIGRATIONS.map((m) => m.version));
+      const newer = [...done].filter((v) => !known.has(v)).sort();
+      if (newer.length > 0) {
+        throw new Error(
+          `the store was migrated by a newer pmref (migrations ${newer.join(', ')} are unknown to this version); run that version or a later one (docs/deploy.md, Rolling a new version)`,
+        );
+      }
       const applied: string[] = [];
       for (const migration of MIGRATIONS) {
         if (done.has(migration.version)) continue;

@@ -62,6 +62,17 @@ function identitySuite(
       }
     });
 
+    it('refuses a store a newer pmref migrated (migrations only go forward), naming the unknown versions', async () => {
+      await store.migrate();
+      await store.db
+        .insertInto('schema_migrations' as never)
+        .values({ version: '9999_from_a_newer_pmref', applied_at: 'later' } as never)
+        .execute();
+      await expect(store.migrate()).rejects.toThrow(
+        /migrated by a newer pmref \(migrations 9999_from_a_newer_pmref are unknown to this version\)/,
+      );
+    });
+
     it('is written for a store created before version 0003, whose data and log guards are kept', async () => {
       await migrateToBeforeIdentity(store);
       // The market as that version stored it (a whole JSON record): today's store writes a later shape.
