@@ -34,6 +34,29 @@ module.exports = {
       from: { path: `${room('pipeline')}|${room('venues')}|${room('editorial')}|${room('signals')}` },
       to: { path: `${room('http')}|${room('agents')}|${room('site')}|${room('serve')}` },
     },
+    {
+      name: 'metrics-is-a-side-room',
+      severity: 'error',
+      comment:
+        'metrics/ (issue 19) wraps prom-client: it may read config and the types of what it measures (run summaries, the read model), never a face, the store or the pipeline itself',
+      from: { path: room('metrics') },
+      to: { path: '^src/', pathNot: `${room('metrics')}|^src/config\\.ts$|${room('pipeline')}|${room('serve')}` },
+    },
+    {
+      name: 'metrics-sees-only-types-below',
+      severity: 'error',
+      comment: 'metrics/ may name pipeline/ and serve/ types, never run their code',
+      from: { path: room('metrics') },
+      to: { path: `${room('pipeline')}|${room('serve')}`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'only-faces-and-commands-meter',
+      severity: 'error',
+      comment:
+        'a registry inside the pipeline (in `pmref start`, a worker thread) would never be scraped: runs reach the metrics as the summaries their worker delivers',
+      from: { path: `${room('pipeline')}|${room('venues')}|${room('editorial')}|${room('signals')}|${room('store')}|${room('serve')}|${room('domain')}|${room('agents')}|${room('site')}` },
+      to: { path: room('metrics') },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

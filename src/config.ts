@@ -73,6 +73,7 @@ export const ConfigSchema = z.object({
    * rotation, and a replica whose rebuilds keep failing while the store moves on leaves it within hours.
    * Replicas sharing a store age together, so past the bound they all go unready at once: an operator who
    * would rather serve old data than none sets it high. Keep it above PMREF_REFRESH_MINUTES plus a run's length.
+   * Simulated data (a fixed universe on the simulated clock) is not judged by age, as in /v1/status.
    */
   PMREF_READY_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(525_600).default(180),
   /**

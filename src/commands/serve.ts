@@ -2,12 +2,16 @@
  * `pmref serve [--port N] [--host H]`: serves HTTP from an existing store and never runs the pipeline (the
  * stateless replica of DESIGN.md §2). Learns of new generations by polling the store every few seconds and,
  * when PMREF_REDIS_URL is set, from the `${PMREF_REDIS_PREFIX}:generation` channel; rebuilds in the background and
- * swaps.
+ * swaps. With PMREF_METRICS_PORT set it also serves Prometheus metrics on a port of their own. On SIGTERM or
+ * SIGINT it drains (issue 19): `/readyz` turns 503 at once, no new connection is accepted, in-flight requests
+ * finish, idle kept-alive connections are closed, and after PMREF_SHUTDOWN_GRACE_SECONDS whatever is left is
+ * closed; it exits 0 either way (a forced close is logged as a warning).
  */
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
+import type { Registry } from 'prom-client';
 import { type Config, loadConfig } from '../config.ts';
 import {
   type App,
@@ -18,6 +22,14 @@ import {
   REDIS_COUNTER_OPTIONS,
   redisMeter,
 } from '../http/index.ts';
+import {
+  createMetricsRegistry,
+  HttpMetrics,
+  type MetricsServer,
+  type ReadModelFacts,
+  readModelMetrics,
+  startMetricsServer,
+} from '../metrics/index.ts';
 import { ReadModelHolder } from '../serve/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
@@ -64,7 +76,128 @@ export interface RunningServer {
   app: App;
   url: string;
   holder: ReadModelHolder;
-  close(): Promise<void>;
+  /** The metrics endpoint this server started (PMREF_METRICS_PORT set, no registry passed in); else null. */
+  metricsUrl: string | null;
+  /** True from the moment `close()` begins. */
+  draining(): boolean;
+  /**
+   * Stops gracefully (see `drain`), then releases everything the server opened (pollers, Redis clients, the
+   * metrics endpoint it started, the store it opened), so the process can exit. `forced`: the grace period ran
+   * out (or `forceClose()` was called) and open connections were closed.
+   */
+  close(): Promise<{ forced: boolean }>;
+  /** Cuts a drain short: closes every connection now (a second SIGINT/SIGTERM). */
+  forceClose(): void;
+}
+
+export interface RunServerOptions {
+  /**
+   * A metrics registry the caller owns and serves (`pmref start`: shared with its pipeline metrics); the
+   * server adds its request, rate-limiter and read-model metrics to it. Unset: the server creates a registry and
+   * serves it itself when PMREF_METRICS_PORT is set. null: no metrics.
+   */
+  registry?: Registry | null;
+}
+
+/** How often a draining server closes the connections whose last response just finished. */
+const DRAIN_SWEEP_MS = 50;
+
+/**
+ * The graceful stop of an app that listens: no new connections (the listener closes), idle kept-alive
+ * connections closed at once, in-flight requests answered (with `Connection: close`), each connection closed as
+ * soon as its response is out, and once `graceMs` has passed every remaining connection closed. node keeps a
+ * connection whose response finished during the drain open for its keep-alive timeout (Fastify's 72 s), so
+ * the sweep closes those every few milliseconds rather than letting them hold the drain. Resolves when the
+ * server has closed; `force()` ends the grace period early.
+ */
+function drain(
+  app: App,
+  graceMs: number,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): { done: Promise<{ forced: boolean }>; force: () => void } {
+  const server = app.server;
+  let forced = false;
+  const force = (): void => {
+    if (forced) return;
+    forced = true;
+    server.getConnections((_err, open) =>
+      logger.warn(
+        { open_connections: open, grace_s: graceMs / 1000 },
+        'drain: forced; closing the connections still open (their requests get no answer)',
+      ),
+    );
+    server.closeAllConnections();
+  };
+  const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+  const deadline = setTimeout(force, graceMs);
+  server.getConnections((_err, open) =>
+    logger.info(
+      { open_connections: open, grace_s: graceMs / 1000 },
+      'drain: refusing new connections; finishing in-flight requests',
+    ),
+  );
+  const done = app.close().then(() => {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+    return { forced };
+  });
+  return { done, force };
+}
+
+/** The stop signals of a serving process, as its commands wait for them. */
+export interface StopSignals {
+  /** The first SIGINT or SIGTERM. */
+  first: Promise<NodeJS.Signals>;
+  /** Called on every later signal (cut the drain short) until `dispose()`. */
+  onRepeat(handler: (signal: NodeJS.Signals) => void): void;
+  /** Removes the handlers: a signal after the stop gets node's default behaviour again. */
+  dispose(): void;
+}
+
+/**
+ * Listens for SIGINT and SIGTERM. The first starts the stop; a second one (an impatient Ctrl-C, or a supervisor
+ * that repeats itself) calls the repeat handler instead of being ignored.
+ */
+export function listenForStop(): StopSignals {
+  let resolveFirst: (signal: NodeJS.Signals) => void = () => {};
+  const first = new Promise<NodeJS.Signals>((resolve) => {
+    resolveFirst = resolve;
+  });
+  let seen = false;
+  let repeat: (signal: NodeJS.Signals) => void = () => {};
+  const handler = (signal: NodeJS.Signals): void => {
+    if (seen) {
+      repeat(signal);
+      return;
+    }
+    seen = true;
+    resolveFirst(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    first,
+    onRepeat: (h) => {
+      repeat = h;
+    },
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** The read model's facts for the metrics, read from the holder at each scrape. */
+function factsOf(holder: ReadModelHolder): ReadModelFacts {
+  const model = holder.current();
+  const served = holder.served();
+  return {
+    generation: model.generation,
+    builtAt: model.builtAt,
+    publishedAt: served.publishedAt,
+    buildMs: served.buildMs,
+    rebuildFailures: served.rebuildFailures,
+  };
 }
 
 /**
@@ -93,15 +226,33 @@ async function freePort(host: string): Promise<number> {
 }
 
 /**
- * Opens the store, builds the read model, listens. Shared by `serve` and anything else that serves HTTP.
- * With port 0 a free port is chosen first, so the origin in every body names the real port.
+ * Opens the store (unless the caller passes one it opened and closes), builds the read model, listens. Shared by
+ * `serve` and anything else that serves HTTP. With port 0 a free port is chosen first, so the origin in every
+ * body names the real port.
  */
 export async function runServer(
   config: Config,
   listen: { port: number; host: string },
   existingStore?: Store,
+  options: RunServerOptions = {},
 ): Promise<RunningServer> {
   const logger = pino({ level: config.PMREF_LOG_LEVEL });
+  if (config.PMREF_READY_MAX_AGE_MINUTES <= config.PMREF_REFRESH_MINUTES) {
+    logger.warn(
+      { ready_max_age_minutes: config.PMREF_READY_MAX_AGE_MINUTES, refresh_minutes: config.PMREF_REFRESH_MINUTES },
+      'PMREF_READY_MAX_AGE_MINUTES is not above PMREF_REFRESH_MINUTES: /readyz will turn 503 between refreshes',
+    );
+  }
+  const ownsRegistry = options.registry === undefined;
+  const registry =
+    options.registry !== undefined
+      ? options.registry
+      : config.PMREF_METRICS_PORT === undefined
+        ? null
+        : createMetricsRegistry();
+  const httpMetrics = registry ? new HttpMetrics(registry) : null;
+  /** True from the moment `close()` begins: /readyz answers 503 and no new model is taken. */
+  let draining = false;
   const port = listen.port === 0 ? await freePort(listen.host) : listen.port;
   const origin = (config.PMREF_BASE_URL ?? `http://${listen.host}:${port}`).replace(/\/+$/, '');
   const store = existingStore ?? (await openStore(config.PMREF_DB_URL));
@@ -134,16 +285,17 @@ export async function runServer(
       logger[level](err === undefined ? {} : { err }, msg);
     logRedisErrors(counters, 'rate-limit counters', logAs);
     logRedisErrors(sub, 'generation announcements', logAs);
-    limits = {
-      ...limits,
-      meter: redisMeter(counters, {
-        prefix: config.PMREF_REDIS_PREFIX,
-        log: (level, fields, msg) => logger[level](fields, msg),
-      }),
-    };
+    const meter = redisMeter(counters, {
+      prefix: config.PMREF_REDIS_PREFIX,
+      log: (level, fields, msg) => logger[level](fields, msg),
+      ...(httpMetrics ? { onLocalCount: (reason) => httpMetrics.limiterFallback(reason) } : {}),
+    });
+    httpMetrics?.watchMeter(() => meter.health());
+    limits = { ...limits, meter };
     const channel = generationChannel(config.PMREF_REDIS_PREFIX);
     sub.on('message', (got: string) => {
-      if (got === channel) void holder.refresh();
+      // A draining server takes no new model: it is only finishing the requests it has.
+      if (got === channel && !draining) void holder.refresh();
     });
     // A Redis that is away at boot must not stop the replica serving (it polls the store meanwhile): the
     // subscription waits in ioredis's queue and is renewed on every reconnection.
@@ -161,18 +313,48 @@ export async function runServer(
     config: { origin, trustProxy: config.PMREF_TRUST_PROXY, refreshMinutes: config.PMREF_REFRESH_MINUTES },
     logger,
     limits,
+    readiness: { maxAgeMinutes: config.PMREF_READY_MAX_AGE_MINUTES, draining: () => draining },
+    ...(httpMetrics ? { metrics: httpMetrics } : {}),
   });
-  await app.listen({ port, host: listen.host });
+  if (registry) readModelMetrics(registry, () => factsOf(holder));
+
+  let metricsServer: MetricsServer | null = null;
+  const release = async (): Promise<void> => {
+    holder.stopPolling();
+    await metricsServer?.close();
+    for (const c of redisClients) c.disconnect();
+    if (!existingStore) await store.close();
+  };
+  try {
+    if (registry && ownsRegistry) metricsServer = await startMetricsServer(config, registry, logger);
+    await app.listen({ port, host: listen.host });
+  } catch (err) {
+    await app.close();
+    await release();
+    throw err;
+  }
+
+  let stopping: { done: Promise<{ forced: boolean }>; force: () => void } | null = null;
+  let closed: Promise<{ forced: boolean }> | null = null;
+  const close = async (): Promise<{ forced: boolean }> => {
+    draining = true;
+    holder.stopPolling();
+    stopping = drain(app, config.PMREF_SHUTDOWN_GRACE_SECONDS * 1000, logger);
+    const result = await stopping.done;
+    await release();
+    return result;
+  };
   return {
     app,
     url: `http://${listen.host}:${port}`,
     holder,
-    close: async () => {
-      holder.stopPolling();
-      await app.close();
-      for (const c of redisClients) c.disconnect();
-      if (!existingStore) await store.close();
+    metricsUrl: metricsServer?.url ?? null,
+    draining: () => draining,
+    close: () => {
+      closed ??= close();
+      return closed;
     },
+    forceClose: () => stopping?.force(),
   };
 }
 
@@ -187,6 +369,12 @@ Never runs the pipeline. Picks up new generations by polling the store every 5 s
 PMREF_REDIS_URL is set, from the Redis channel $PMREF_REDIS_PREFIX:generation (rate-limit counters then
 live in Redis too, shared by every replica; while Redis is unreachable each replica counts on its own).
 --port 0 picks a free port. Defaults: PORT, HOST.
+
+GET /healthz answers 200 while the process runs; GET /readyz 503 with a reason until a generation is
+published, when the data is older than PMREF_READY_MAX_AGE_MINUTES, or while stopping. With
+PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics.
+SIGTERM/SIGINT drain in-flight requests for up to PMREF_SHUTDOWN_GRACE_SECONDS (a second signal cuts
+the drain short), then exit 0.
 `,
   async run(args) {
     const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' } });
@@ -199,15 +387,16 @@ live in Redis too, shared by every replica; while Redis is unreachable each repl
     process.stdout.write(
       `pmref serve: listening on ${server.url} (generation ${model.generation}, ${model.events.length} events${model.dataSource === 'simulated' ? ', SIMULATED data' : ''})\n`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void server.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+    const signals = listenForStop();
+    const signal = await signals.first;
+    server.app.log.info({ signal, grace_s: config.PMREF_SHUTDOWN_GRACE_SECONDS }, 'stopping: draining');
+    signals.onRepeat((again) => {
+      server.app.log.warn({ signal: again }, 'second stop signal: closing every connection now');
+      server.forceClose();
     });
+    const { forced } = await server.close();
+    signals.dispose();
+    server.app.log.info({ forced }, forced ? 'stopped (drain forced)' : 'stopped (drained)');
     return 0;
   },
 };

@@ -6,14 +6,20 @@
  * loudly), showing progress as it goes; then serves HTTP and refreshes on the hourly schedule, swapping
  * the read model after each published run. A later start finds the catalog and serves at once; a stale
  * catalog is refreshed in the background while the previous generation keeps serving.
+ *
+ * With PMREF_METRICS_PORT set, one registry holds the request, rate-limiter and read-model metrics of the server
+ * and the pipeline metrics of the runs the pipeline thread reports; its endpoint starts before the first run, so
+ * a long first start can be watched. On SIGTERM/SIGINT the server drains (see serve.ts `drain`) while the
+ * pipeline finishes the run in progress.
  */
 import { performance } from 'node:perf_hooks';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
-import { startThreadWorker, startWorker } from '../pipeline/index.ts';
+import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
+import { type IngestResult, startThreadWorker, startWorker } from '../pipeline/index.ts';
 import { logProgress, type ProgressReporter, ttyProgress } from '../pipeline/progress.ts';
 import { openStore, sqlitePathOf } from '../store/index.ts';
-import { type RunningServer, runServer } from './serve.ts';
+import { listenForStop, type RunningServer, runServer } from './serve.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
 export const startCommand: Command = {
@@ -27,7 +33,9 @@ the first pipeline from PMREF_SOURCE before serving (auto: live venues, or the s
 they cannot be reached — the log and every response say so). On the simulated universe the price
 history is fetched right after the first catalog serves, in the background. Then serves HTTP on
 HOST:PORT and refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with
-Ctrl-C.
+Ctrl-C or SIGTERM: /readyz turns 503, in-flight requests finish (for up to PMREF_SHUTDOWN_GRACE_SECONDS)
+and so does the pipeline run in progress; exit 0. GET /healthz and GET /readyz are the probes; with
+PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics.
 `,
   async run(args) {
     const { values } = parseFlags(args, { port: { type: 'string' }, host: { type: 'string' } });
@@ -38,60 +46,76 @@ Ctrl-C.
     const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start' } }, destination(2));
     const t0 = performance.now();
 
-    const store = await openStore(config.PMREF_DB_URL);
-    await store.migrate();
-    const empty = (await store.counts()).markets === 0;
-    const progress: ProgressReporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
-    let server: RunningServer | null = null;
-    const workerOptions = {
-      config,
-      logger,
-      onProgress: progress.listener,
-      deferFirstHistory: true,
-      onRun: async () => {
-        progress.finish();
-        await server?.holder.refresh();
-      },
-    };
-    // Pipelines run on their own thread so requests never wait on one; an in-memory SQLite database is not
-    // shared between connections, so there the worker stays on the server's thread.
-    const worker =
-      sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
-        ? startWorker({ ...workerOptions, store })
-        : startThreadWorker(workerOptions);
-    if (empty) {
-      logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
-      const first = await worker.initial;
-      progress.finish();
-      if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
-    }
-    server = await runServer(config, { port, host }, store);
-    const model = server.holder.current();
-    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-    const simulated = model.dataSource === 'simulated';
-    process.stdout.write(
-      `pmref: serving ${model.events.length} events on ${server.url} (generation ${model.generation}, ready in ${seconds}s)${simulated ? ' — SIMULATED data: the live venues could not be reached or PMREF_SOURCE=simulated' : ''}\n` +
-        `pmref: try ${server.url}/v1/events  ·  docs ${server.url}/docs  ·  MCP ${server.url}/mcp\n`,
-    );
-    // A first start on the simulated universe deferred its price history: fetch it now, in the background,
-    // while the catalog already serves; the read model swaps again when it is in.
-    const pending =
-      ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
-    if (pending > 0) {
-      logger.info({ pending }, 'fetching the deferred price history in the background');
-      void worker.runNow();
-    }
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        logger.info({ signal }, 'stopping: finishing the run in progress');
-        resolve();
+    // Pipeline metrics come from the summaries the pipeline thread delivers to onRun, on this thread's registry.
+    const registry = config.PMREF_METRICS_PORT === undefined ? null : createMetricsRegistry();
+    const pipeline = registry ? pipelineMetrics(registry) : null;
+    const metricsServer = registry ? await startMetricsServer(config, registry, logger) : null;
+
+    // Whatever ends the command, the metrics endpoint goes with it (an open listener would keep the process alive).
+    try {
+      const store = await openStore(config.PMREF_DB_URL);
+      await store.migrate();
+      const empty = (await store.counts()).markets === 0;
+      const progress: ProgressReporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
+      let server: RunningServer | null = null;
+      const workerOptions = {
+        config,
+        logger,
+        onProgress: progress.listener,
+        deferFirstHistory: true,
+        onRun: async (result: IngestResult) => {
+          pipeline?.observe(result);
+          progress.finish();
+          // A stopping server takes no new model: it is only finishing the requests it has.
+          if (server && !server.draining()) await server.holder.refresh();
+        },
       };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
-    await worker.stop();
-    await server.close();
-    await store.close();
-    return 0;
+      // Pipelines run on their own thread so requests never wait on one; an in-memory SQLite database is not
+      // shared between connections, so there the worker stays on the server's thread.
+      const worker =
+        sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
+          ? startWorker({ ...workerOptions, store })
+          : startThreadWorker(workerOptions);
+      if (empty) {
+        logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
+        const first = await worker.initial;
+        progress.finish();
+        if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
+      }
+      server = await runServer(config, { port, host }, store, { registry });
+      const model = server.holder.current();
+      const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+      const simulated = model.dataSource === 'simulated';
+      process.stdout.write(
+        `pmref: serving ${model.events.length} events on ${server.url} (generation ${model.generation}, ready in ${seconds}s)${simulated ? ' — SIMULATED data: the live venues could not be reached or PMREF_SOURCE=simulated' : ''}\n` +
+          `pmref: try ${server.url}/v1/events  ·  docs ${server.url}/docs  ·  MCP ${server.url}/mcp\n`,
+      );
+      // A first start on the simulated universe deferred its price history: fetch it now, in the background,
+      // while the catalog already serves; the read model swaps again when it is in.
+      const pending =
+        ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
+      if (pending > 0) {
+        logger.info({ pending }, 'fetching the deferred price history in the background');
+        void worker.runNow();
+      }
+      const signals = listenForStop();
+      const signal = await signals.first;
+      logger.info(
+        { signal, grace_s: config.PMREF_SHUTDOWN_GRACE_SECONDS },
+        'stopping: draining HTTP requests and finishing the run in progress',
+      );
+      const running = server;
+      signals.onRepeat((again) => {
+        logger.warn({ signal: again }, 'second stop signal: closing every HTTP connection now');
+        running.forceClose();
+      });
+      const [{ forced }] = await Promise.all([running.close(), worker.stop()]);
+      signals.dispose();
+      await store.close();
+      logger.info({ forced }, forced ? 'stopped (HTTP drain forced)' : 'stopped');
+      return 0;
+    } finally {
+      await metricsServer?.close();
+    }
   },
 };

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
+import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
 import { logProgress, startWorker } from '../pipeline/index.ts';
 import { openStore } from '../store/index.ts';
 import { generationChannel, logRedisErrors } from './serve.ts';
@@ -33,6 +34,10 @@ refresh now. Logs are JSON lines on stderr. Stops on SIGINT or SIGTERM after the
     const store = await openStore(config.PMREF_DB_URL);
     try {
       await store.migrate();
+      // Pipeline and venue metrics (PMREF_METRICS_PORT), from the summary of each run this worker finishes.
+      const registry = config.PMREF_METRICS_PORT === undefined ? null : createMetricsRegistry();
+      const pipeline = registry ? pipelineMetrics(registry) : null;
+      const metricsServer = registry ? await startMetricsServer(config, registry, logger) : null;
       // Replicas poll the store's generation; with Redis they also hear each published run at once.
       const redis = config.PMREF_REDIS_URL ? new Redis(config.PMREF_REDIS_URL, ANNOUNCER_OPTIONS) : null;
       if (redis) {
@@ -47,6 +52,7 @@ refresh now. Logs are JSON lines on stderr. Stops on SIGINT or SIGTERM after the
         logger,
         onProgress: logProgress(logger).listener,
         onRun: async (result) => {
+          pipeline?.observe(result);
           const generation = result.runs[result.runs.length - 1]?.generation;
           if (redis && generation !== undefined) {
             await redis.publish(channel, String(generation)).catch((err: Error) => {
@@ -71,6 +77,7 @@ refresh now. Logs are JSON lines on stderr. Stops on SIGINT or SIGTERM after the
       });
       process.off('SIGHUP', refreshNow);
       await worker.stop();
+      await metricsServer?.close();
       redis?.disconnect();
       return 0;
     } finally {

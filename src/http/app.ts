@@ -1,7 +1,7 @@
 /**
  * The fastify app factory (STYLE.md): `buildApp(...)` returns an unstarted instance; only `src/commands/*`
  * call `listen`. HTTP manners of served-shapes §1 and §11 live here: common headers, CORS, OPTIONS, trailing
- * slashes, 405, metering, and the one error shape.
+ * slashes, 405, metering, and the one error shape; and, when asked for, request metrics (issue 19).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -14,7 +14,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MarksFeed, QueryService, type ReadModelSource, StatusService } from '../serve/index.ts';
+import type { HttpMetrics } from '../metrics/index.ts';
+import { MarksFeed, QueryService, ReadModelHolder, type ReadModelSource, StatusService } from '../serve/index.ts';
 import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
 import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
@@ -34,6 +35,7 @@ import {
   setServerManners,
 } from './pre-routing.ts';
 import { registerRoutes } from './routes/index.ts';
+import type { ReadinessOptions } from './routes/readyz.get.ts';
 import { JSON_TYPE, secondsToNextRefresh } from './send.ts';
 
 export interface AppConfig {
@@ -52,7 +54,18 @@ export interface BuildAppOptions {
   clock?: () => Date;
   logger?: FastifyBaseLogger;
   limits?: Limits;
+  /**
+   * What `/readyz` judges beyond the model: the age bound (default 180 minutes, PMREF_READY_MAX_AGE_MINUTES) and
+   * whether the server drains (default never). The served data's age comes from `readModel` when it is a
+   * ReadModelHolder; a fixed model's age is unknown, so it is never judged fresh.
+   */
+  readiness?: { maxAgeMinutes?: number; draining?: () => boolean };
+  /** Request metrics (PMREF_METRICS_PORT set). Absent: no per-request instrumentation at all. */
+  metrics?: HttpMetrics;
 }
+
+/** The default of PMREF_READY_MAX_AGE_MINUTES (config.ts says why), for apps built without a configuration. */
+const DEFAULT_READY_MAX_AGE_MINUTES = 180;
 
 /**
  * Headers on every response (served-shapes §1), plus the security headers that apply to JSON: nosniff and a
@@ -214,12 +227,25 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     logDebug: (detail, message) => opts.logger?.debug(detail, message),
   };
   const knownPaths = new KnownPaths();
+  const draining = opts.readiness?.draining ?? (() => false);
+  const holder = opts.readModel instanceof ReadModelHolder ? opts.readModel : null;
+  const readiness: ReadinessOptions = {
+    maxAgeMinutes: opts.readiness?.maxAgeMinutes ?? DEFAULT_READY_MAX_AGE_MINUTES,
+    draining,
+    served: holder ? () => holder.served() : null,
+  };
   const app = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: !opts.config.logRequests }),
     trustProxy: trustNearest,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: nextRequestId,
+    // A graceful stop (issue 19): requests that still arrive on open connections while the server drains are
+    // answered as usual, with `Connection: close` (Fastify adds it), rather than with Fastify's own 503 body,
+    // which is not the one error shape; `/readyz` answers 503 "shutting down" then. Idle kept-alive connections
+    // are closed when the drain begins.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     rewriteUrl: (req) => stripTrailingSlash(req.url ?? '/'),
     // A path parameter may be as long as a URL may be (a venue market URL passed as an id runs past Fastify's
     // default of 100): the one length limit is MAX_URL_LENGTH, answered 414 in the one error shape.
@@ -244,7 +270,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         preRouting,
         opts.config.logRequests
           ? handler
-          : withFastPath({ ctx, nextRequestId, commonHeaders: COMMON_HEADER_FLAT }, handler),
+          : withFastPath(
+              {
+                ctx,
+                nextRequestId,
+                commonHeaders: COMMON_HEADER_FLAT,
+                draining,
+                ...(opts.metrics ? { metrics: opts.metrics } : {}),
+              },
+              handler,
+            ),
       );
       const server = createServer(listener);
       setServerManners(server, preRouting, listener);
@@ -270,6 +305,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorateRequest('keyed', false);
 
   app.addHook('onRoute', (route) => knownPaths.add(route.url, route.method));
+
+  // Request metrics: one observation per answered request, labelled by the route's pattern (never the raw URL;
+  // a request no route takes has no pattern and counts as `unmatched`). Fastify times every reply anyway
+  // (`elapsedTime`, from routing to the response's end). Requests the hot path answers are recorded there.
+  const metrics = opts.metrics;
+  if (metrics) {
+    app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const route = req.is404 ? undefined : req.routeOptions.url;
+      metrics.recorder(route, req.method).record(reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
 
   /**
    * A request no route takes: 405 with `Allow` when its path has routes under other methods, else 404. Answered
@@ -346,7 +393,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   };
   const plain = app as unknown as FastifyInstance;
   await registerSiteBeforeRoutes(plain, site);
-  registerRoutes(app, ctx);
+  registerRoutes(app, ctx, readiness);
   await registerSiteRoutes(plain, site);
   return app;
 }

@@ -11,12 +11,20 @@
  * to Fastify untouched, before anything is metered. After metering, a refusal (401 for an unknown key, 429
  * over the limit) or a failure while answering goes to Fastify marked with that error, so it is answered in
  * the one error shape (a failure as a 500 that leaks nothing) and not metered twice.
+ *
+ * With metrics on, what it answers is recorded under the same route labels as the Fastify routes
+ * (`/v1/markets/:id`, `/v1/events/:slug`); what it hands to Fastify is recorded by Fastify's hook, once.
+ * While the server drains it answers with `Connection: close`, as Fastify does, so kept-alive clients move on.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { HttpMetrics, RouteRecorder } from '../metrics/index.ts';
 import type { Body } from '../serve/index.ts';
 import type { AppContext } from './context.ts';
 import { bearerKey, clientIp, handOverRefused, type MeterCall, meterCall } from './metering.ts';
 import { MAX_URL_LENGTH } from './pre-routing.ts';
+import { getEventRoute } from './routes/events.get.ts';
+import { getMarketRoute } from './routes/markets.get.ts';
 import { answerBody } from './send.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -27,6 +35,22 @@ export interface FastPathDeps {
   nextRequestId: () => string;
   /** The headers on every response, flat `[name, value, …]` (app.ts). */
   commonHeaders: readonly string[];
+  /** Request metrics, when on (PMREF_METRICS_PORT). */
+  metrics?: HttpMetrics;
+  /** True once the server drains (graceful stop): answers then close their connection. */
+  draining?: () => boolean;
+}
+
+/** The two hot routes' recorders, looked up once. */
+interface HotRecorders {
+  market: RouteRecorder;
+  event: RouteRecorder;
+}
+
+/** What `answer` needs beyond the request: the deps and the hot routes' recorders (null with metrics off). */
+interface Answering {
+  deps: FastPathDeps;
+  recorders: HotRecorders | null;
 }
 
 const MARKETS = '/v1/markets/';
@@ -54,8 +78,15 @@ function hotBody(ctx: AppContext, method: string | undefined, url: string | unde
 
 /** Wraps Fastify's request listener with the hot path. */
 export function withFastPath(deps: FastPathDeps, fallback: RequestListener): RequestListener {
-  const { ctx } = deps;
+  const { ctx, metrics } = deps;
+  const answering: Answering = {
+    deps,
+    recorders: metrics
+      ? { market: metrics.recorder(getMarketRoute.url, 'GET'), event: metrics.recorder(getEventRoute.url, 'GET') }
+      : null,
+  };
   return (req, res) => {
+    const started = answering.recorders ? performance.now() : 0;
     let body: Body | null;
     try {
       body = hotBody(ctx, req.method, req.url);
@@ -74,8 +105,8 @@ export function withFastPath(deps: FastPathDeps, fallback: RequestListener): Req
       handOver(req, res, rate, err, fallback);
       return;
     }
-    if (typeof metered === 'boolean') answer(deps, req, res, body, rate, fallback);
-    else answerLater(deps, req, res, body, rate, metered, fallback);
+    if (typeof metered === 'boolean') answer(answering, req, res, body, rate, fallback, started);
+    else answerLater(answering, req, res, body, rate, metered, fallback, started);
   };
 }
 
@@ -90,16 +121,17 @@ function callOf(req: IncomingMessage, trustProxy: boolean): MeterCall {
 
 /** A keyed call (or counters in Redis): answers once the meter has. */
 function answerLater(
-  deps: FastPathDeps,
+  answering: Answering,
   req: IncomingMessage,
   res: ServerResponse,
   body: Body,
   rate: string[],
   metered: Promise<boolean>,
   fallback: RequestListener,
+  started: number,
 ): void {
   metered.then(
-    () => answer(deps, req, res, body, rate, fallback),
+    () => answer(answering, req, res, body, rate, fallback, started),
     (err: unknown) => handOver(req, res, rate, err, fallback),
   );
 }
@@ -125,19 +157,26 @@ function handOver(
  * the error, which answers 500 in the one error shape and logs it: the server never crashes on a request.
  */
 function answer(
-  deps: FastPathDeps,
+  answering: Answering,
   req: IncomingMessage,
   res: ServerResponse,
   body: Body,
   rate: string[],
   fallback: RequestListener,
+  started: number,
 ): void {
+  const { deps, recorders } = answering;
   try {
     const a = answerBody(body, req.headers['if-none-match'], req.headers['accept-encoding'], deps.ctx.tick().toRefresh);
     const headers = [...deps.commonHeaders, 'x-request-id', deps.nextRequestId(), ...rate, ...a.headers];
     if (a.payload) headers.push('content-length', String(a.payload.length));
+    if (deps.draining?.()) headers.push('connection', 'close');
     res.writeHead(a.status, headers);
     res.end(a.payload ?? undefined);
+    if (recorders) {
+      const recorder = (req.url as string).startsWith(MARKETS) ? recorders.market : recorders.event;
+      recorder.record(a.status, (performance.now() - started) / 1000);
+    }
   } catch (err) {
     if (res.headersSent) res.destroy(err as Error);
     else handOver(req, res, rate, err, fallback);

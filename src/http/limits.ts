@@ -12,6 +12,7 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { LimiterFallbackReason } from '../metrics/index.ts';
 
 export interface MeterResult {
   allowed: boolean;
@@ -95,6 +96,11 @@ export interface RedisMeterOptions {
   log: MeterLog;
   /** Milliseconds since the epoch; injectable so the once-a-minute log and the retry pause can be tested. */
   now?: () => number;
+  /**
+   * Called for every call counted in this process instead of Redis, with why (the metrics'
+   * `pmref_rate_limit_fallbacks_total`); the log says it at most once a minute, this says it per call.
+   */
+  onLocalCount?: (reason: LimiterFallbackReason) => void;
 }
 
 /** While Redis is unreachable the log says so at most this often. */
@@ -154,9 +160,9 @@ class RedisMeter implements Meter {
     }
     const resetSeconds = tick.toMidnight;
     if (this.redis.status !== 'ready')
-      return this.countLocally(bucket, limit, resetSeconds, `connection ${this.redis.status}`);
+      return this.countLocally(bucket, limit, resetSeconds, `connection ${this.redis.status}`, 'disconnected');
     if (this.downSince !== null && this.now() < this.retryAt) {
-      return this.countLocally(bucket, limit, resetSeconds, 'retry paused');
+      return this.countLocally(bucket, limit, resetSeconds, 'retry paused', 'retry_paused');
     }
     const owed = this.owed.get(bucket) ?? 0;
     let res: RateLimiterRes;
@@ -164,7 +170,8 @@ class RedisMeter implements Meter {
     try {
       res = await this.limiter(limit).consume(`${tick.day}:${bucket}`, 1 + owed);
     } catch (err) {
-      if (!(err instanceof RateLimiterRes)) return this.countLocally(bucket, limit, resetSeconds, errorText(err));
+      if (!(err instanceof RateLimiterRes))
+        return this.countLocally(bucket, limit, resetSeconds, errorText(err), 'error');
       res = err;
       allowed = false;
     }
@@ -193,8 +200,15 @@ class RedisMeter implements Meter {
   }
 
   /** Counts one call in this process, from the bucket's last known count; the call is owed to Redis if served. */
-  private countLocally(bucket: string, limit: number, resetSeconds: number, why: string): MeterResult {
+  private countLocally(
+    bucket: string,
+    limit: number,
+    resetSeconds: number,
+    why: string,
+    reason: LimiterFallbackReason,
+  ): MeterResult {
     this.wentDown(why);
+    this.opts.onLocalCount?.(reason);
     const used = (this.known.get(bucket) ?? 0) + 1;
     this.remember(bucket, used);
     const allowed = used <= limit;

@@ -1,7 +1,9 @@
 /**
  * Metering (spec §8, served-shapes §11): every GET of `/` and `/v1/*` (unknown /v1 paths included: the call is
  * spent before the 404) counts against the caller's daily limit: per key when a valid key is sent, else per
- * client IP. Discovery documents (/openapi.json, /llms.txt, /schemas, /docs), /health and OPTIONS are free;
+ * client IP. Discovery documents (/openapi.json, /llms.txt, /schemas, /docs), /health, the probes /healthz and
+ * /readyz (a load balancer polls them every few seconds from one address: metered, it would spend that address's
+ * budget and then be refused with 429, taking the service out of rotation), and OPTIONS are free;
  * POST /v1/keys has its own per-IP limit; POST /mcp and POST /a2a spend from the caller's daily budget. Every metered response carries RateLimit-* headers; a 429 adds
  * Retry-After and a hint.
  */
@@ -25,7 +27,8 @@ export interface MeterCall {
 /** Where `meterCall` puts the RateLimit-* headers: flat `[name, value, …]`. */
 export type HeaderList = string[];
 
-function isMetered(method: string, url: string): boolean {
+/** Whether a call spends from a daily budget: `/` and `/v1/*` reads and the agent faces; nothing else. */
+export function isMetered(method: string, url: string): boolean {
   // The agent faces spend from the same daily budget (spec §8: limits apply to all endpoints).
   if (method === 'POST') return url === '/mcp' || url.startsWith('/mcp?') || url === '/a2a' || url.startsWith('/a2a?');
   if (method !== 'GET' && method !== 'HEAD') return false;

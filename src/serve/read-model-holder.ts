@@ -31,12 +31,37 @@ export interface HolderOptions {
 /** How long after a pack load the heap is compacted (see `create`). */
 const COMPACT_AFTER_PACK_MS = 2_000;
 
+/**
+ * What the holder knows of the model it serves beyond the model itself: how old its data is and how its last
+ * rebuild went. `/readyz` and the metrics read it.
+ */
+export interface ServedState {
+  /**
+   * When the pipeline run that published the served data finished (ISO); null when no run has published. Read
+   * just before the model is built, so when a run publishes during the build this is the previous run's time:
+   * the age it gives is never younger than the data's.
+   */
+  publishedAt: string | null;
+  /** Milliseconds the served model took to build (or to load from its pack). */
+  buildMs: number;
+  /** When the latest rebuild failed, if no rebuild has succeeded since (ISO); the previous model stays served. */
+  rebuildFailedAt: string | null;
+  /** Rebuilds that failed since this holder was created. */
+  rebuildFailures: number;
+}
+
+/** When the latest published run finished; null when no run published (an empty store). */
+async function publishedAtOf(store: Store): Promise<string | null> {
+  return (await store.lastRun({ published: true }))?.finished_at ?? null;
+}
+
 export class ReadModelHolder implements ReadModelSource {
   private model: ReadModel;
   private building: Promise<boolean> | null = null;
   private timer: NodeJS.Timeout | null = null;
   /** The latest background pack write (settled: failures go to onError). */
   private packWrite: Promise<void> = Promise.resolve();
+  private state: ServedState;
 
   private constructor(
     private readonly store: Store,
@@ -44,13 +69,17 @@ export class ReadModelHolder implements ReadModelSource {
     first: ReadModel,
     /** The identity of the store `model` was built from (`Store.identity()`). */
     private storeIdentity: string,
+    served: Pick<ServedState, 'publishedAt' | 'buildMs'>,
   ) {
     this.model = first;
+    this.state = { ...served, rebuildFailedAt: null, rebuildFailures: 0 };
   }
 
   /** Builds the first model (the only build a caller waits for). */
   static async create(store: Store, opts: HolderOptions): Promise<ReadModelHolder> {
+    const started = Date.now();
     const identity = await store.identity();
+    const publishedAt = await publishedAtOf(store);
     if (opts.packPath) {
       const want = {
         store: identity,
@@ -70,13 +99,14 @@ export class ReadModelHolder implements ReadModelSource {
         // rounds take about 0.4 s of the event loop, so they start once the server is up, not before its first
         // answer.
         setTimeout(() => void compactHeap(), COMPACT_AFTER_PACK_MS).unref();
-        return new ReadModelHolder(store, opts, packed, identity);
+        return new ReadModelHolder(store, opts, packed, identity, { publishedAt, buildMs: Date.now() - started });
       }
     }
     const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
+    const buildMs = Date.now() - started;
     collectGarbage();
     void compactHeap(); // in the background: requests are served between its rounds
-    const holder = new ReadModelHolder(store, opts, first, identity);
+    const holder = new ReadModelHolder(store, opts, first, identity, { publishedAt, buildMs });
     holder.savePack(first);
     return holder;
   }
@@ -113,6 +143,11 @@ export class ReadModelHolder implements ReadModelSource {
     return this.model;
   }
 
+  /** How old the served data is and how the last rebuild went (a snapshot; see ServedState). */
+  served(): ServedState {
+    return { ...this.state };
+  }
+
   /**
    * Rebuilds when the generation, the UTC date or the store's identity changed. Concurrent calls share one
    * rebuild. Resolves true when a new model was swapped in.
@@ -129,17 +164,24 @@ export class ReadModelHolder implements ReadModelSource {
       const [generation, identity] = await Promise.all([this.store.generation(), this.store.identity()]);
       const today = this.opts.clock().toISOString().slice(0, 10);
       const same = generation === this.model.generation && today === this.model.today;
-      if (!force && same && identity === this.storeIdentity) return false;
+      if (!force && same && identity === this.storeIdentity) {
+        this.state.rebuildFailedAt = null; // the store answers and the model is current
+        return false;
+      }
       const started = Date.now();
+      const publishedAt = await publishedAtOf(this.store);
       const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
       this.model = next;
       this.storeIdentity = identity;
+      this.state = { ...this.state, publishedAt, buildMs: Date.now() - started, rebuildFailedAt: null };
       collectGarbage(); // the old model is garbage now too
       void compactHeap();
       this.savePack(next);
       this.opts.onSwap?.(next, Date.now() - started);
       return true;
     } catch (err) {
+      this.state.rebuildFailedAt = this.opts.clock().toISOString();
+      this.state.rebuildFailures++;
       this.opts.onError?.(err);
       return false;
     }

@@ -1,10 +1,11 @@
-/** Every REST route, in the order of spec §4. The only place that lists them. */
+/** Every REST route, in the order of spec §4, then the probes. The only place that lists them. */
 import type { App, AppContext } from '../context.ts';
 import { registerA2a } from './agents.a2a.ts';
 import { registerMcp } from './agents.mcp.ts';
 import { registerUpcomingCatalysts } from './catalysts.upcoming.ts';
 import { registerGetEvent } from './events.get.ts';
 import { registerListEvents } from './events.list.ts';
+import { registerGetHealthz } from './healthz.get.ts';
 import { registerCreateKey } from './keys.create.ts';
 import { registerGetMarket } from './markets.get.ts';
 import { registerListMarkets } from './markets.list.ts';
@@ -12,6 +13,7 @@ import { registerMovers } from './markets.movers.ts';
 import { registerListMarks } from './marks.list.ts';
 import { registerGetQuestion } from './questions.get.ts';
 import { registerListQuestions } from './questions.list.ts';
+import { type ReadinessOptions, registerGetReadyz } from './readyz.get.ts';
 import { registerGetRoot } from './root.get.ts';
 import { registerGetSignal } from './signals.get.ts';
 import { registerListSignals } from './signals.list.ts';
@@ -44,6 +46,12 @@ export const ROUTE_REGISTRARS = [
   registerSitePages,
 ] as const;
 
-export function registerRoutes(app: App, ctx: AppContext): void {
+/**
+ * Registers every route. The probes (`/healthz`, `/readyz`, issue 19) come after the REST routes: `/readyz`
+ * also judges what the serving command knows (draining, the holder's facts), passed as `readiness`.
+ */
+export function registerRoutes(app: App, ctx: AppContext, readiness: ReadinessOptions): void {
   for (const register of ROUTE_REGISTRARS) register(app, ctx);
+  registerGetHealthz(app);
+  registerGetReadyz(app, ctx, readiness);
 }
