@@ -4,8 +4,8 @@
  * here is in the summary (pipeline/types.ts `RunSummary`): the run's status and wall time, wall and CPU time per
  * stage, what fell back, and per venue what was pulled and whether the pull failed.
  *
- * Runs that end without a summary are not seen here: a run whose process died is marked `aborted` by the next
- * start (/v1/status reports it), and one that threw is logged by the worker.
+ * A run whose process died has no summary: the worker that later marks it `aborted` lists it in its next result
+ * (`aborted_runs`), counted here as status `aborted`. A run that threw is logged by the worker.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { IngestResult, RunSummary } from '../pipeline/index.ts';
@@ -40,7 +40,7 @@ export class PipelineMetrics {
     const registers = [registry];
     this.runs = new Counter({
       name: 'pmref_pipeline_runs_total',
-      help: 'Pipeline runs finished, by source and status (ok, partial: something fell back, failed: nothing published).',
+      help: 'Pipeline runs finished, by source and status (ok; partial: something fell back; failed: nothing published; aborted: its process died before it published, counted by the worker that found it).',
       labelNames: ['source', 'status'] as const,
       registers,
     });
@@ -108,7 +108,14 @@ export class PipelineMetrics {
   }
 
   /** Records every run of an ingest (the simulated source runs one per snapshot). */
-  observe(result: Pick<IngestResult, 'runs'>): void {
+  observe(result: Pick<IngestResult, 'runs' | 'aborted_runs'> & { source?: string }): void {
+    // Runs of a dead process, found and aborted before this result's runs: they have no summary of their own.
+    const aborted = result.aborted_runs?.length ?? 0;
+    if (aborted > 0) {
+      const status = 'aborted';
+      this.runs.inc({ source: result.source ?? 'unknown', status }, aborted);
+      this.lastRunAt.set({ status }, this.now() / 1000);
+    }
     for (const run of result.runs) this.observeRun(run);
   }
 

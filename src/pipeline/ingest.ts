@@ -46,6 +46,11 @@ export interface IngestResult {
   runs: RunSummary[];
   /** Why `auto` chose what it chose, when it chose. */
   fallback: string | null;
+  /**
+   * Runs of dead processes the worker marked `aborted` since its previous result (abort.ts): they never publish,
+   * so this is where a worker's listeners (metrics) hear of them.
+   */
+  aborted_runs?: number[];
   /** Simulated refreshes (`perturb`): per refresh, how many markets changed. */
   perturbations?: { hour: number; as_of: string; markets: number; changed: number; changed_last_hour: number }[];
 }

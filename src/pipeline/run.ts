@@ -116,6 +116,9 @@ function venueSummary(outcome: VenueOutcome, stored: number): VenueRunSummary {
     out_of_scope: outcome.outOfScope,
     rejected: outcome.rejected,
     error: outcome.error,
+    // What the pull cost the venue (HTTP requests and retries; absent for sources that make none, e.g. a folder).
+    ...(outcome.pull.requests === undefined ? {} : { requests: outcome.pull.requests }),
+    ...(outcome.pull.retries === undefined ? {} : { retries: outcome.pull.retries }),
   };
 }
 

@@ -112,7 +112,10 @@ export function startWorker(options: WorkerOptions): Worker {
   };
 
   /** Runs left `running` by a dead process are aborted by whoever leads (abort.ts says who counts as dead). */
-  const abortDead = () => abortDeadRuns(store, { logger, now: clock });
+  let abortedSinceLastResult: number[] = [];
+  const abortDead = async (): Promise<void> => {
+    abortedSinceLastResult.push(...(await abortDeadRuns(store, { logger, now: clock })));
+  };
 
   const once = async (): Promise<IngestResult | null> => {
     if (!(await lead())) {
@@ -140,6 +143,10 @@ export function startWorker(options: WorkerOptions): Worker {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     source = result.source;
+    if (abortedSinceLastResult.length > 0) {
+      result.aborted_runs = abortedSinceLastResult;
+      abortedSinceLastResult = [];
+    }
     if (result.runs.length === 0) {
       logger.info({ source: result.source }, 'simulated universe is static: no new snapshot to ingest');
     }

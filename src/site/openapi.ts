@@ -34,6 +34,13 @@ const dataHeaders = {
   'X-Request-Id': { description: 'Request id (quote it when reporting a problem).', schema: { type: 'string' } },
 };
 
+/** The probes answer `Cache-Control: no-store` and no ETag: their answer is about this process, now. */
+const PROBES = new Set(['getHealthz', 'getReadyz']);
+const probeHeaders = {
+  'Cache-Control': { description: 'no-store: the answer is about this process, now.', schema: { type: 'string' } },
+  'X-Request-Id': dataHeaders['X-Request-Id'],
+};
+
 /** Registers @fastify/swagger. Must run before any route is added. */
 export async function registerOpenApiGenerator(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
@@ -83,7 +90,9 @@ export function decorateDocument(doc: Json, live: Record<string, unknown>): Json
       for (const [status, response] of Object.entries(responses)) {
         const code = Number(status);
         const headers: Json = { ...(response.headers as Json | undefined) };
-        if (code >= 200 && code < 300 && op.operationId !== 'createKey') Object.assign(headers, dataHeaders);
+        const probe = PROBES.has(String(op.operationId));
+        if (probe) Object.assign(headers, probeHeaders);
+        else if (code >= 200 && code < 300 && op.operationId !== 'createKey') Object.assign(headers, dataHeaders);
         if (metered && op.operationId !== 'createKey') Object.assign(headers, rateHeaders);
         if (code === 429) {
           headers['Retry-After'] = {

@@ -25,6 +25,9 @@ export interface VenueRunSummary {
   out_of_scope: Record<string, number>;
   rejected: Record<string, number>;
   error: string | null;
+  /** HTTP requests the pull made to the venue, and retries among them (absent when the source makes none). */
+  requests?: number;
+  retries?: number;
 }
 
 /** One pipeline run as recorded (the generation counter lives here). */

@@ -211,7 +211,7 @@ describe('pipeline metrics', () => {
         venues: {
           venue_a: { pulled: 1, stored: 1, out_of_scope: {}, rejected: {}, error: null, requests: 14, retries: 2 },
           venue_b: { pulled: 1, stored: 1, out_of_scope: {}, rejected: {}, error: null },
-        } as RunSummary['venues'],
+        },
       }),
     );
     const after = await registry.metrics();
@@ -219,6 +219,12 @@ describe('pipeline metrics', () => {
     expect(sample(after, 'pmref_venue_retries_total{venue="venue_a"}')).toBe(2);
     expect(after).not.toMatch(/^pmref_venue_requests_total\{venue="venue_b"\}/m);
     expect(sample(after, 'pmref_venue_errors_total{venue="venue_a"}')).toBe(1); // written at 0 by error-free runs
+    // Runs of a dead process, aborted by the worker before its run, are counted from its next result.
+    expect(after).not.toContain('status="aborted"');
+    pipeline.observe({ source: 'live', aborted_runs: [33, 34], runs: [run({ status: 'ok', run_id: 35 })] });
+    const aborted = await registry.metrics();
+    expect(sample(aborted, 'pmref_pipeline_runs_total{source="live",status="aborted"}')).toBe(2);
+    expect(sample(aborted, 'pmref_pipeline_last_run_timestamp_seconds{status="aborted"}')).toBe(at / 1000);
   });
 });
 

@@ -104,4 +104,24 @@ describe('startWorker', () => {
     await handle.release();
     await worker.stop();
   });
+
+  it('lists the runs of dead processes it aborted in its next result', async () => {
+    const dead = await store.beginRun('replay', '2026-03-01T11:00:00Z', {
+      host: 'another-host',
+      pid: 1,
+      process_started_at: '2026-03-01T10:00:00Z',
+    });
+    const worker = startWorker({
+      store,
+      config,
+      logger: memoryLogger(),
+      schedule: NEVER,
+      clock: at('2026-03-01T12:00:00Z'),
+    });
+    const result = await worker.initial;
+    expect(result?.aborted_runs).toEqual([dead.run_id]);
+    expect(result?.runs[0]?.status).toBe('ok');
+    expect((await worker.runNow())?.aborted_runs).toBeUndefined();
+    await worker.stop();
+  });
 });
