@@ -15,8 +15,15 @@
 import { performance } from 'node:perf_hooks';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
+import { startFirstStartServer } from '../http/index.ts';
 import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
-import { type IngestResult, startThreadWorker, startWorker } from '../pipeline/index.ts';
+import {
+  describeProgress,
+  type IngestResult,
+  type ProgressEvent,
+  startThreadWorker,
+  startWorker,
+} from '../pipeline/index.ts';
 import { logProgress, type ProgressReporter, ttyProgress } from '../pipeline/progress.ts';
 import { openStore, sqlitePathOf } from '../store/index.ts';
 import { listenForStop, type RunningServer, runServer } from './serve.ts';
@@ -30,7 +37,8 @@ Usage: pmref start [--port N] [--host H]
 
 Migrates the store (PMREF_DB_URL, default sqlite:./data/pmref.sqlite). When the store is empty, runs
 the first pipeline from PMREF_SOURCE before serving (auto: live venues, or the simulated universe when
-they cannot be reached — the log and every response say so). On the simulated universe the price
+they cannot be reached — the log and every response say so); meanwhile HOST:PORT answers /healthz 200
+and everything else 503 with the run's progress. On the simulated universe the price
 history is fetched right after the first catalog serves, in the background. Then serves HTTP on
 HOST:PORT and refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with
 Ctrl-C or SIGTERM: /readyz turns 503, in-flight requests finish (for up to PMREF_SHUTDOWN_GRACE_SECONDS)
@@ -58,10 +66,15 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
       const empty = (await store.counts()).markets === 0;
       const progress: ProgressReporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
       let server: RunningServer | null = null;
+      // The first run's latest progress, for what answers while it builds (first-start-server.ts).
+      let firstProgress: string | null = null;
       const workerOptions = {
         config,
         logger,
-        onProgress: progress.listener,
+        onProgress: (e: ProgressEvent) => {
+          if (server === null) firstProgress = describeProgress(e);
+          progress.listener(e);
+        },
         deferFirstHistory: true,
         onRun: async (result: IngestResult) => {
           pipeline?.observe(result);
@@ -76,13 +89,25 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
         sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
           ? startWorker({ ...workerOptions, store })
           : startThreadWorker(workerOptions);
+      let listenPort = port;
       if (empty) {
         logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
-        const first = await worker.initial;
-        progress.finish();
-        if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
+        // Meanwhile the address answers: /healthz 200, /readyz and everything else 503 with the progress.
+        const interim = await startFirstStartServer({ port, host, progress: () => firstProgress });
+        listenPort = interim.port;
+        logger.info(
+          { url: `http://${host}:${interim.port}` },
+          'first start: /healthz answers 200, /readyz and every other path 503 until the catalog serves',
+        );
+        try {
+          const first = await worker.initial;
+          progress.finish();
+          if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
+        } finally {
+          await interim.close();
+        }
       }
-      server = await runServer(config, { port, host }, store, { registry });
+      server = await runServer(config, { port: listenPort, host }, store, { registry });
       const model = server.holder.current();
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
       const simulated = model.dataSource === 'simulated';

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'invalid_api_key',
   'key_already_issued',
   'rate_limited',
+  'starting',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -60,6 +61,8 @@ export function statusOf(code: ErrorCode): number {
       return 429;
     case 'internal':
       return 500;
+    case 'starting':
+      return 503;
   }
 }
 

@@ -3,6 +3,7 @@ export { BODY_LIMIT_BYTES, buildApp } from './app.ts';
 export type { App, AppContext, HttpTick } from './context.ts';
 export type { ErrorCode } from './errors.ts';
 export { ApiError, ERROR_CODES, errorBody, statusOf } from './errors.ts';
+export { type FirstStartServer, startFirstStartServer } from './first-start-server.ts';
 export { hashKey, KeyRegistry, newApiKey } from './keys.ts';
 export type { Limits, Meter, MeterHealth, MeterLog, MeterResult, RedisMeterOptions, Tick } from './limits.ts';
 export {

@@ -17,7 +17,7 @@ export { ingestReport, liveVenueOptions, probeLive, runIngest } from './ingest.t
 export type { MarkOptions, QuoteInput } from './marks.ts';
 export { carryForwardMark, carryForwardMarks, markFromQuote, STALE_AFTER_HOURS, utcDate } from './marks.ts';
 export type { ProgressReporter } from './progress.ts';
-export { logProgress, ttyProgress } from './progress.ts';
+export { describeProgress, logProgress, ttyProgress } from './progress.ts';
 export type { VenuePullOptions } from './pull-stage.ts';
 export type { BackfillSettings, RunCheckpoint, RunPipelineOptions } from './run.ts';
 export { RUN_CHECKPOINTS, runPipeline } from './run.ts';

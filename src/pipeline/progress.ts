@@ -23,6 +23,12 @@ const STAGE_LABEL: Record<ProgressEvent['stage'], string> = {
   publish: 'publishing',
 };
 
+/** One progress event in words, e.g. "editorial 1200/39200 (snapshot 2 of 15)". */
+export function describeProgress(e: ProgressEvent): string {
+  const run = e.run ? ` (${e.run.label}, run ${e.run.index} of ${e.run.count})` : '';
+  return `${STAGE_LABEL[e.stage]} ${e.done}/${e.total}${run}`;
+}
+
 function seconds(ms: number): string {
   const s = Math.round(ms / 1000);
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;

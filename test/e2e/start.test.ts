@@ -29,6 +29,32 @@ interface Started {
   banner: string;
   stderr: () => string;
   exited: Promise<number | null>;
+  /** What the interim listener answered while the first run built the catalog (first starts only). */
+  interim: Promise<Interim> | null;
+}
+
+interface Interim {
+  healthz: number;
+  readyz: { status: number; body: { ready: boolean; reason: string; generation: number } };
+  api: { status: number; retryAfter: string | null; body: { code: string; error: string } };
+}
+
+/** Probes the first-start listener as soon as its log line names it, while the first run is still going. */
+async function probeInterim(url: string): Promise<Interim> {
+  const [h, r, a] = await Promise.all([
+    fetch(`${url}/healthz`),
+    fetch(`${url}/readyz`),
+    fetch(`${url}/v1/events?limit=5`),
+  ]);
+  return {
+    healthz: h.status,
+    readyz: { status: r.status, body: (await r.json()) as Interim['readyz']['body'] },
+    api: {
+      status: a.status,
+      retryAfter: a.headers.get('retry-after'),
+      body: (await a.json()) as Interim['api']['body'],
+    },
+  };
 }
 
 function start(): Promise<Started> {
@@ -47,14 +73,17 @@ function start(): Promise<Started> {
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let interim: Promise<Interim> | null = null;
   child.stderr?.on('data', (d: Buffer) => {
     err += d.toString();
+    const m = /"url":"(http:\/\/[^"]+)","msg":"first start: \/healthz answers 200/.exec(err);
+    if (m?.[1] && interim === null) interim = probeInterim(m[1]);
   });
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /pmref: serving .* on (http:\/\/\S+) .*/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited });
+      if (m?.[1]) resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited, interim });
     });
     void exited.then((code) => reject(new Error(`start exited ${code}: ${err.slice(-2000)}`)));
   });
@@ -70,6 +99,14 @@ describe('pmref start', () => {
   it('first start: ingests the simulated universe, serves it labelled, then swaps in the price history', async () => {
     const s = await start();
     expect(s.banner).toMatch(/generation 2, ready in [\d.]+s\) — SIMULATED data/);
+    // While the first run built the catalog, the address answered: alive, not ready, and why.
+    const interim = await s.interim;
+    expect(interim?.healthz).toBe(200);
+    expect(interim?.readyz.status).toBe(503);
+    expect(interim?.readyz.body).toMatchObject({ ready: false, generation: 0 });
+    expect(interim?.readyz.body.reason).toMatch(/^first start: building the catalog of an empty store before serving/);
+    expect(interim?.api).toMatchObject({ status: 503, retryAfter: '15', body: { code: 'starting' } });
+    expect(interim?.api.body.error).toContain('pmref is starting');
     const first = await info(s.url);
     expect(first).toMatchObject({ data_source: 'simulated', generation: 2 });
     expect(first.events).toBeGreaterThan(50);
@@ -97,6 +134,7 @@ describe('pmref start', () => {
 
   it('a restart reuses the store and serves the same generation at once', async () => {
     const s = await start();
+    expect(s.interim).toBeNull();
     expect(s.banner).toMatch(/generation 3, ready in/);
     expect((await info(s.url)).generation).toBe(3);
     s.child.kill('SIGTERM');

@@ -3,8 +3,8 @@
  * serves a published generation whose data is no older than PMREF_READY_MAX_AGE_MINUTES; otherwise 503 with
  * `ready: false` and a `reason` in words. What it says in each state:
  *
- * - `pmref start`, first start on an empty store: nothing listens until the first run has published, so a probe
- *   gets connection refused (not a 503), then 200.
+ * - `pmref start`, first start on an empty store: until the first run has published, an interim listener on the same
+ *   address answers (first-start-server.ts): 503 with the run's stage in `reason`, generation 0; then 200.
  * - `pmref serve` (or `start` after a first run that published nothing) on a store with no published run:
  *   503, generation 0, "no generation published yet".
  * - serving a published generation within the bound: 200. A rebuild that failed meanwhile is reported
