@@ -1,4 +1,4 @@
-// A serving replica picks up a new store generation announced on the Redis channel <PMREF_REDIS_PREFIX>:generation and swaps its read model without a restart.
+// A serving replica picks up a new store generation announced on the Redis channel <PMREF_REDIS_PREFIX>:generation and swaps its read model without a restart; with Redis unreachable it still follows by polling the store.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,4 +49,35 @@ describe.skipIf(!REDIS_URL)('generation announcements over Redis', () => {
       redis.disconnect();
     }
   });
+});
+
+describe('a replica whose Redis is unreachable', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pmref-replica-poll-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('still follows new generations by polling the store', async () => {
+    const dbUrl = `sqlite:${join(dir, 'pmref.sqlite')}`;
+    await (await seedStore(dbUrl)).close();
+    // Nothing listens on port 1: every connection is refused, so no announcement can ever arrive.
+    const config = loadConfig({
+      PMREF_DB_URL: dbUrl,
+      PMREF_REDIS_URL: 'redis://127.0.0.1:1',
+      PMREF_LOG_LEVEL: 'silent',
+    });
+    const server = await runServer(config, { port: 0, host: '127.0.0.1' });
+    const writer = await openStore(dbUrl);
+    try {
+      expect(server.holder.current().generation).toBe(1);
+      const run = await writer.startRun('simulated', new Date().toISOString());
+      await writer.upsertEvents([{ ...fed, question: 'Renamed while Redis was away?' }]);
+      await writer.finishRun(run, 'ok', {}, new Date().toISOString(), true);
+      // The store is polled every 5 s.
+      await vi.waitFor(() => expect(server.holder.current().generation).toBe(2), { timeout: 15_000, interval: 100 });
+      const got = await call(server.url, `/v1/events/${fed.slug}`);
+      expect(got.body).toMatchObject({ question: 'Renamed while Redis was away?' });
+    } finally {
+      await writer.close();
+      await server.close();
+    }
+  }, 30_000);
 });
