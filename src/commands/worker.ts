@@ -25,7 +25,9 @@ last run is older than PMREF_REFRESH_MINUTES, then refreshes hourly at minute 0 
 PMREF_SOURCE (live | replay | simulated | auto). On PostgreSQL only one worker leads (advisory
 lock); the others stand by and try to take the lead every PMREF_LEADER_POLL_SECONDS (10): when the
 leader dies, one of them takes over, marks its interrupted run aborted and redoes it. SIGHUP asks for a
-refresh now. Logs are JSON lines on stderr. Stops on SIGINT or SIGTERM after the run in progress.
+refresh now. Logs are JSON lines on stderr. With PMREF_METRICS_PORT set, the pipeline and venue metrics
+are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics. Stops on SIGINT or SIGTERM after the run
+in progress (exit 0).
 `,
   async run(args) {
     parseFlags(args, {});
