@@ -19,9 +19,19 @@ describe('runPipeline over replay folders', () => {
   it('stores every in-scope record, counts the rest with a reason, and publishes a generation', async () => {
     const summary = await runOn(store, DAY1, DAY1_AT);
     expect(summary.venues).toEqual({
-      venue_a: { pulled: 5, stored: 4, out_of_scope: { 'category:sports': 1 }, rejected: {}, error: null },
-      venue_b: { pulled: 3, stored: 3, out_of_scope: {}, rejected: {}, error: null },
+      venue_a: {
+        pulled: 5,
+        stored: 4,
+        out_of_scope: { 'category:sports': 1 },
+        rejected: {},
+        error: null,
+        requests: expect.any(Number),
+        retries: 0,
+      },
+      venue_b: { pulled: 3, stored: 3, out_of_scope: {}, rejected: {}, error: null, requests: 2, retries: 0 },
     });
+    // What the pull cost each venue, over HTTP to the replay server.
+    expect(summary.venues.venue_a.requests).toBeGreaterThan(0);
     expect(summary).toMatchObject({ status: 'ok', generation: 1, marks: 7, log_entries: 2, markets_written: 7 });
     expect(await store.counts()).toMatchObject({ events: 5, markets: 7 });
     const run = await store.lastRun();
