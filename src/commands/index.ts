@@ -1,5 +1,6 @@
 import { benchCommand } from './bench.ts';
 import { canonCommand } from './canon.ts';
+import { exportCommand } from './export.ts';
 import { gradeCommand } from './grade.ts';
 import { ingestCommand } from './ingest.ts';
 import { migrateCommand } from './migrate.ts';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   gradeCommand,
   canonCommand,
   reportCommand,
+  exportCommand,
   migrateCommand,
   schemasCommand,
   benchCommand,
