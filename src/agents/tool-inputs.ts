@@ -115,7 +115,7 @@ export const GetMarketInput = z
       .min(1)
       .optional()
       .describe(
-        'A service market id (SVC-MKT-…), a venue-native id (venue_a ticker or venue_b condition id), or a venue_a market URL.',
+        'Any market reference: a service market id (SVC-MKT-…), a venue_a ticker, a venue_b condition id, market slug or CLOB token id, or a market or event page URL of either venue (an event page of a one-market event names that market).',
       ),
     market: z.string().min(1).optional().describe('Alias of market_id.'),
     detail,

@@ -41,7 +41,7 @@ export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
 }
 
 const MARKET_FORMS =
-  'a service id (SVC-MKT- and 10 letters or digits), a venue_a ticker (e.g. KXFED-26DEC-T4.25), a venue_b condition id (0x and 64 hex digits), or a venue_a market URL';
+  'a service id (SVC-MKT- and 10 letters or digits), a venue_a ticker (e.g. KXFED-26DEC-T4.25), a venue_b condition id (0x and 64 hex digits), market slug, CLOB token id or Gamma id, or a market page URL of either venue (GET /v1/resolve?ref= takes any of these, events too)';
 
 /** Not-found answer of a market lookup: the forms accepted, and the tool the reference looks meant for. */
 export function marketNotFound(ref: string): ToolOutcome {

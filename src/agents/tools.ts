@@ -19,7 +19,7 @@ import {
   SignalBulletinSchema,
   SignalIndexSchema,
 } from '../domain/index.ts';
-import { MarketQueryError } from '../serve/index.ts';
+import { MarketQueryError, marketIdForRef, type QueryService } from '../serve/index.ts';
 import { compareQuestion } from './compare.ts';
 import { catalystsEmptyNotice, eventsEmptyNotice, signalsEmptyNotice } from './empty-notices.ts';
 import { GlossaryAnswerSchema, lookupGlossary } from './glossary.ts';
@@ -42,6 +42,20 @@ const EmptyNoticeSchema = z
   .object({ reason: z.string(), try: z.array(z.string()) })
   .describe('Present when the list is empty: why, and what to try.');
 const withNotice = <T extends z.ZodObject>(schema: T) => schema.extend({ notice: EmptyNoticeSchema.optional() });
+
+/**
+ * The market a reference `getMarket` does not read names (issue 20, item 4: a venue_b market slug, a CLOB token id,
+ * a venue page URL…), or null.
+ */
+function marketByAnyRef(qs: QueryService, ref: string, detail: string) {
+  const id = marketIdForRef(qs.model(), ref);
+  return id === null ? null : qs.getMarket(id, detail);
+}
+
+/** A market reference as `getMarket` reads it: itself when it does, else the id of the one market it names. */
+function canonicalRef(qs: QueryService, ref: string): string {
+  return qs.getMarket(ref) ? ref : (marketIdForRef(qs.model(), ref) ?? ref);
+}
 
 /** Every tool, in the order tools/list returns them: find, look up, compare, count, explain, then the wire. */
 export const AGENT_TOOLS: readonly AgentTool[] = [
@@ -109,12 +123,12 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     name: 'get_market',
     title: 'Can I trust how this market settles?',
     description:
-      "One market's price and resolution provenance: answers \"can I trust how this settles?\". concise (default): the Resolution Clarity Grade with its score, its caps and the factors that cost points (each with its rule id, what it means and the venue's own words), the committed source of record (or why there is none) and who arbitrates, the price with its as-of time, the question_id and also_on (the other venue's same, complement or related markets with their prices and price times), the event, and the rules text once. detail=full gives every served field. Accepts a service id (SVC-MKT-…), a venue-native id or venue_a ticker, or a venue_a market URL (parsed, never fetched).",
+      "One market's price and resolution provenance: answers \"can I trust how this settles?\". concise (default): the Resolution Clarity Grade with its score, its caps and the factors that cost points (each with its rule id, what it means and the venue's own words), the committed source of record (or why there is none) and who arbitrates, the price with its as-of time, the question_id and also_on (the other venue's same, complement or related markets with their prices and price times), the event, and the rules text once. detail=full gives every served field. Accepts any market reference: a service id (SVC-MKT-…), a venue_a ticker, a venue_b condition id, market slug or CLOB token id, or a venue market or event page URL of either venue (parsed, never fetched).",
     input: GetMarketInput,
     output: z.union([MarketConciseSchema, MarketDetailSchema]),
     run: (qs, a) => {
       const ref = a.market_id ?? a.market ?? '';
-      const body = qs.getMarket(ref, a.detail ?? 'concise');
+      const body = qs.getMarket(ref, a.detail ?? 'concise') ?? marketByAnyRef(qs, ref, a.detail ?? 'concise');
       return body ? found(body.value()) : marketNotFound(ref);
     },
   }),
@@ -125,7 +139,8 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       'Cross-venue questions: answers "is this the same bet on the other venue?" and "where do the venues price one question differently?". With question_id (SVCX-…, or a pair id) or market_id: both legs side by side (venue, question, price with its as-of time, grade, arbiter, source of record), the relation (same, complement, related), the divergence in percentage points (complement-adjusted), the typed differences and a word diff of the two rule texts. With neither: every linked pair, largest divergence first, filtered by category, relation or min_divergence.',
     input: CompareQuestionInput,
     output: z.union([QuestionComparisonSchema, QuestionPageSchema]),
-    run: (qs, a) => compareQuestion(qs, a),
+    run: (qs, a) =>
+      compareQuestion(qs, a.market_id === undefined ? a : { ...a, market_id: canonicalRef(qs, a.market_id) }),
   }),
   defineTool({
     name: 'get_stats',

@@ -115,6 +115,19 @@ export {
 } from './rcg.ts';
 export type { NewResolutionLogEntry, ResolutionLogEntry, ServedLogEntry } from './resolution-log.ts';
 export { ResolutionLogEntrySchema, ServedLogEntrySchema } from './resolution-log.ts';
+export type { IdentifierKind, RecordIdentifiers, RefForm, ResolveAnswer, ResolvedRecord } from './resolve.ts';
+export {
+  AmbiguousAnswerSchema,
+  IDENTIFIER_KINDS,
+  IdentifierKindSchema,
+  MAX_CANDIDATES,
+  REF_FORMS,
+  RecordIdentifiersSchema,
+  RefFormSchema,
+  ResolveAnswerSchema,
+  ResolvedAnswerSchema,
+  ResolvedRecordSchema,
+} from './resolve.ts';
 export type {
   Catalysts,
   ConciseMarket,
@@ -177,6 +190,8 @@ export type { DisputeRate, Stats, StatsCell } from './stats.ts';
 export { DisputeRateSchema, StatsBodySchema, StatsCellSchema, StatsSchema } from './stats.ts';
 export type { VenueFacts } from './venue-facts.ts';
 export { emptyVenueFacts, VenueFactsSchema } from './venue-facts.ts';
+export type { MarketVenueRefs } from './venue-refs.ts';
+export { MarketVenueRefsSchema } from './venue-refs.ts';
 export type {
   ArbitrationModel,
   BundleType,

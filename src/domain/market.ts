@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FieldProvenanceSchema } from './provenance.ts';
 import { RcgSchema } from './rcg.ts';
+import { MarketVenueRefsSchema } from './venue-refs.ts';
 import {
   ArbitrationModelSchema,
   CommitmentSubtypeSchema,
@@ -217,6 +218,12 @@ export const MarketSchema = z
     resolution_history: ResolutionHistorySchema.nullable()
       .optional()
       .describe('The venue-reported resolution process (proposals, disputes); null when the venue reports none.'),
+    // Optional so records stored before it existed still parse (issue 20: any-identifier lookup).
+    venue_refs: MarketVenueRefsSchema.nullable()
+      .optional()
+      .describe(
+        'The venue identifiers beyond platform_market_id a client may hold (venue_b market slug, CLOB token ids, Gamma question id and id; venue_a series ticker); null when the venue sent none.',
+      ),
   })
   .describe('One market on one venue (spec §2.2).');
 export type Market = z.infer<typeof MarketSchema>;

@@ -36,6 +36,8 @@ export type { BuildOptions, EventEntry, MarketEntry, ReadModel } from './read-mo
 export { buildReadModel } from './read-model.ts';
 export type { HolderOptions } from './read-model-holder.ts';
 export { ReadModelHolder } from './read-model-holder.ts';
+export { marketIdForRef, resolveRef } from './resolve.ts';
+export { MAX_REF_LENGTH } from './resolve-ref.ts';
 export type { IndexedDocs, SearchOutcome } from './search/engine.ts';
 export { SearchIndex } from './search/engine.ts';
 export type { PriceFacts, ServedSummary } from './serialize.ts';

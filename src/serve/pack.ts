@@ -16,20 +16,29 @@
 import { type FileHandle, open, rename } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { Catalyst, Event, Notice, QuestionSummary, SignalBulletin, Stats } from '../domain/index.ts';
+import type {
+  Catalyst,
+  Event,
+  MarketVenueRefs,
+  Notice,
+  QuestionSummary,
+  SignalBulletin,
+  Stats,
+} from '../domain/index.ts';
 import { Body, BodyCache, DEFAULT_BODY_CACHE_BYTES, GzipBody, HELD_GZIP_LEVEL } from './json-bytes.ts';
 import { catalogFromPack, type PackedCatalog, packCatalog } from './market-list.ts';
 import type { MoverCandidates } from './movers.ts';
 import { questionIndexFrom } from './questions.ts';
 import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from './read-model.ts';
+import { RefIndex } from './ref-index.ts';
 
 /**
  * 2: the header names the store it was built from (issue 15). 3: cross-venue questions, stats and the search
  * catalog (issue 17). 4: question legs name their subject. 5: bodies held gzip, the header compressed behind a
- * plain key (issue 18).
+ * plain key (issue 18). 6: the markets' venue identifiers, for the reference index (issue 20).
  * Packs of other versions are rebuilt.
  */
-export const PACK_VERSION = 5;
+export const PACK_VERSION = 6;
 
 /** Where a body's held bytes are in the body region; a gzip-held body also gives its identity length. */
 type Ref =
@@ -74,6 +83,8 @@ interface PackHeader {
   stats: { data: Stats; body: Ref };
   /** Issue 17: market rows and normalized search documents; the search index is rebuilt from them at load. */
   catalog: PackedCatalog;
+  /** Issue 20: the markets' venue identifiers by market id; the reference index is rebuilt from them at load. */
+  venueRefs: Array<[marketId: string, refs: MarketVenueRefs]>;
 }
 
 /** What a pack must match to be used: the store it was built from, its generation, origin and UTC day. */
@@ -125,6 +136,7 @@ export async function writePack(model: ReadModel, path: string, store: string): 
     questions: model.questions.list.map((q) => ({ summary: q.summary, detail: ref(q.detail) })),
     stats: { data: model.stats.data, body: ref(model.stats.body) },
     catalog: packCatalog(model.catalog),
+    venueRefs: model.refs ? [...model.refs.venueRefs] : [],
   };
   const headJson = Buffer.from(asciiJson(header), 'latin1');
   const stamp: PackStamp = {
@@ -256,6 +268,10 @@ export async function readPack(
   const marketById = new Map<string, MarketEntry>(
     header.markets.map((m) => [m.id, { marketId: m.id, detail: body(m.detail) }]),
   );
+  const catalog = catalogFromPack(
+    header.catalog,
+    events.map((e) => e.event.event_id),
+  );
   const marketByNative = new Map<string, MarketEntry>();
   for (const [native, id] of header.natives) {
     const entry = marketById.get(id);
@@ -286,10 +302,12 @@ export async function readPack(
     cache: new Map(),
     questions: questionIndexFrom(header.questions.map((q) => ({ summary: q.summary, detail: body(q.detail) }))),
     stats: { data: header.stats.data, body: body(header.stats.body) },
-    catalog: catalogFromPack(
-      header.catalog,
-      events.map((e) => e.event.event_id),
-    ),
+    catalog,
     bodyCache,
+    refs: new RefIndex({
+      markets: catalog.rows.map((r) => r.item),
+      events: events.map((e) => e.event),
+      venueRefs: new Map(header.venueRefs),
+    }),
   };
 }

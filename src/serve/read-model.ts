@@ -10,6 +10,7 @@ import {
   type DataSource,
   type Event,
   type Market,
+  type MarketVenueRefs,
   type Notice,
   type ResolutionLogEntry,
   type SignalBulletin,
@@ -31,6 +32,7 @@ import { CatalogCollector, type MarketCatalog } from './market-list.ts';
 import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates } from './movers.ts';
 import { noticeFor } from './notice.ts';
 import { buildQuestionIndex, type QuestionIndex, QuestionLegs, questionIndexFrom } from './questions.ts';
+import { RefIndex, venueRefsOf } from './ref-index.ts';
 import {
   conciseMarket,
   eventCatalystDates,
@@ -99,6 +101,11 @@ export interface ReadModel {
   catalog: MarketCatalog;
   /** The identity (and brotli) forms of this model's gzip-held bodies made on demand, bounded (json-bytes.ts). */
   bodyCache: BodyCache;
+  /**
+   * Every identifier of every served market and event, for `GET /v1/resolve` (issue 20, item 4). Absent on a
+   * model read from a pack: `refIndexOf` (resolve.ts) then makes one from the catalog and the events.
+   */
+  refs?: RefIndex;
 }
 
 export interface BuildOptions {
@@ -199,6 +206,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const questionLegs = new QuestionLegs();
   const statsTally = new StatsTally();
   const catalogRows = new CatalogCollector();
+  const venueRefs = new Map<string, MarketVenueRefs>();
   for (let after: string | undefined, page: Market[] = []; ; after = page.at(-1)?.market_id) {
     page = await store.listMarkets({ limit: MARKET_PAGE, ...(after === undefined ? {} : { after }) });
     if (page.length === 0) break;
@@ -222,6 +230,8 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       });
       marketById.set(market.market_id, entry);
       if (!marketByNative.has(market.platform_market_id)) marketByNative.set(market.platform_market_id, entry);
+      const refs = venueRefsOf(market);
+      if (refs) venueRefs.set(market.market_id, refs);
       pieces.set(market.market_id, piece.piece);
       if (market.event_id) pushTo(piecesByEvent, market.event_id, piece.piece);
     }
@@ -263,6 +273,13 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   const { eventByKey, byCategory, byVenue, byGrade } = indexEvents(entries);
   await yieldToRequests();
   const catalog = catalogRows.finish(entries.map((e) => e.event));
+  // The reference index takes 0.2–0.3 s on the full simulated universe: requests run first.
+  await yieldToRequests();
+  const refs = new RefIndex({
+    markets: catalog.rows.map((r) => r.item),
+    events: entries.map((e) => e.event),
+    venueRefs,
+  });
 
   const signals = await store.listSignals();
   const signalBySlug = new Map(
@@ -342,6 +359,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
     stats,
     catalog,
     bodyCache,
+    refs,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type Market,
   MarketSchema,
   type MarketStatus,
+  type MarketVenueRefs,
   type ResolutionHistory,
   type Venue,
 } from '../domain/index.ts';
@@ -102,7 +103,7 @@ export type VenueMarketFields = Pick<
   | 'resolution_value'
   | 'resolved_at'
   | 'field_provenance'
-> & { resolution_history: ResolutionHistory | null };
+> & { resolution_history: ResolutionHistory | null; venue_refs: MarketVenueRefs | null };
 
 export function baseMarket(f: VenueMarketFields, now: string): Market {
   // One literal in schema order (no spread): this runs once per market, 40k times a run.
@@ -159,6 +160,7 @@ export function baseMarket(f: VenueMarketFields, now: string): Market {
     source_hedge_text: null,
     eligibility_screens: null,
     resolution_history: f.resolution_history,
+    venue_refs: f.venue_refs,
   };
 }
 

@@ -14,6 +14,7 @@ import { registerListMarks } from './marks.list.ts';
 import { registerGetQuestion } from './questions.get.ts';
 import { registerListQuestions } from './questions.list.ts';
 import { type ReadinessOptions, registerGetReadyz } from './readyz.get.ts';
+import { registerResolve } from './resolve.get.ts';
 import { registerGetRoot } from './root.get.ts';
 import { registerGetSignal } from './signals.get.ts';
 import { registerListSignals } from './signals.list.ts';
@@ -30,6 +31,7 @@ export const ROUTE_REGISTRARS = [
   registerListMarkets,
   registerGetMarket,
   registerMovers,
+  registerResolve,
   registerUpcomingCatalysts,
   registerListSignals,
   registerGetSignal,

@@ -311,6 +311,8 @@ function buildMarket(
       resolved_at: resolvedAt,
       field_provenance: prov,
       resolution_history: history,
+      // The series as the venue names it (issue 20: resolving a series ticker or page); never parsed from tickers.
+      venue_refs: strOrNull(ev.series_ticker) ? { series_ticker: String(ev.series_ticker) } : null,
     },
     now,
   );

@@ -4,7 +4,13 @@
  * the event's tags (table in categories.ts) or, when no tag maps, the keyword classifier
  * (provenance `derived`).
  */
-import { emptyVenueFacts, type FieldProvenance, type ResolutionHistory, type VenueFacts } from '../../domain/index.ts';
+import {
+  emptyVenueFacts,
+  type FieldProvenance,
+  type MarketVenueRefs,
+  type ResolutionHistory,
+  type VenueFacts,
+} from '../../domain/index.ts';
 import { type CategoryVerdict, categoryFromKeywords, categoryFromVenueBTags, refinePolitics } from '../categories.ts';
 import { decodeJsonList, idOrNull, isoOrNull, isRecord, numOrNull, slugify, strOrNull } from '../parse.ts';
 import {
@@ -306,6 +312,7 @@ function buildMarket(
       resolved_at: resolvedAt,
       field_provenance: prov,
       resolution_history: history,
+      venue_refs: venueBRefs(mk, d.tokens),
     },
     now,
   );
@@ -314,6 +321,22 @@ function buildMarket(
   const bookRaw = d.tokens[0] ? books[d.tokens[0]] : undefined;
   const book = bookRaw === undefined ? null : ClobBookSchema.safeParse(bookRaw);
   return { market, facts: facts(d, ev, sourceField), quote: quote(d, book?.success ? book.data : null) };
+}
+
+/**
+ * The identifiers a client may hold for a venue_b market besides its condition id (issue 20: any-identifier
+ * lookup): its slug (the last part of its page URL), its CLOB token ids, Gamma's questionID and numeric id.
+ */
+function venueBRefs(mk: VenueBMarket, tokens: readonly string[]): MarketVenueRefs | null {
+  const refs: MarketVenueRefs = {};
+  const slug = strOrNull(mk.slug);
+  if (slug) refs.market_slug = slug;
+  if (tokens.length > 0) refs.token_ids = [...tokens];
+  const questionId = strOrNull(mk.questionID);
+  if (questionId) refs.venue_question_id = questionId;
+  const id = idOrNull(mk.id);
+  if (id) refs.venue_market_id = id;
+  return Object.keys(refs).length > 0 ? refs : null;
 }
 
 function facts(d: Decoded, ev: VenueBEvent, sourceField: string | null): VenueFacts {
