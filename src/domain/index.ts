@@ -3,6 +3,8 @@ export type { Catalyst } from './catalyst.ts';
 export { CatalystSchema } from './catalyst.ts';
 export type { CatalystDate, Event, LadderDistribution } from './event.ts';
 export { CatalystDateSchema, EVENT_ID_PATTERN, EventIdSchema, EventSchema, LadderDistributionSchema } from './event.ts';
+export type { FeeSchedule } from './fees.ts';
+export { FeeScheduleSchema, takerFeeUsd } from './fees.ts';
 export {
   CAP_MEANINGS,
   COMMITMENT_SUBTYPE_MEANINGS,
@@ -65,6 +67,8 @@ export {
   DecidingFactorSchema,
   MarketConciseSchema,
 } from './market-concise.ts';
+export type { HistoryObtained, HistoryPoint, MarketHistory } from './market-history.ts';
+export { HISTORY_OBTAINED, HistoryObtainedSchema, HistoryPointSchema, MarketHistorySchema } from './market-history.ts';
 export type { EventPage, ListNotice, ListSort, MarketList, MarketListItem, MarketPage } from './market-list.ts';
 export {
   ELIGIBILITY_STATUSES,

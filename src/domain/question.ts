@@ -90,6 +90,44 @@ export const QuestionSummarySchema = z
       .string()
       .nullable()
       .describe('Why divergence_points is null, or what it compares when the legs are not the same bet.'),
+    spread_gross_points: z
+      .number()
+      .min(0)
+      .nullable()
+      .optional()
+      .describe(
+        'The spread a trader could lock in per $1 contract before costs, in percentage points: buy YES where it is cheaper and NO where it is dearer (same prices as divergence_points, two decimals). Null when divergence_points is null and for related pairs (not the same bet).',
+      ),
+    spread_net_points: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        "spread_gross_points less both venues' taker fees per contract at spread_size_contracts (fee schedules: data/fees/, METHODOLOGY.md). Zero or less: the divergence does not survive fees. Null as spread_gross_points.",
+      ),
+    spread_fees: z
+      .object({
+        venue_a: z.number().min(0).describe('Taker fee per contract (USD) of the venue_a leg.'),
+        venue_b: z.number().min(0).describe('Taker fee per contract (USD) of the venue_b leg.'),
+      })
+      .nullable()
+      .optional()
+      .describe('Each leg’s taker fee per contract at the stated size; null as spread_gross_points.'),
+    spread_size_contracts: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe(
+        'The stated size the fees and depth are computed for (100 contracts, a $100 payout); null as spread_gross_points.',
+      ),
+    depth_ok: z
+      .boolean()
+      .nullable()
+      .optional()
+      .describe(
+        'Whether the stated size fits at the best ask of both legs (only top-of-book sizes are kept); null when either size is unknown or there is no spread.',
+      ),
     differences: z
       .array(LinkDifferenceSchema)
       .describe('For related pairs, the typed parts in which the two questions differ; empty otherwise.'),

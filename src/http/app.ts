@@ -15,7 +15,14 @@ import Fastify, {
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { HttpMetrics } from '../metrics/index.ts';
-import { MarksFeed, QueryService, ReadModelHolder, type ReadModelSource, StatusService } from '../serve/index.ts';
+import {
+  MarketHistoryService,
+  MarksFeed,
+  QueryService,
+  ReadModelHolder,
+  type ReadModelSource,
+  StatusService,
+} from '../serve/index.ts';
 import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
 import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
@@ -209,6 +216,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       rateLimits: () => limits.meter.health(),
     }),
     marks: new MarksFeed(opts.store, opts.readModel, { clock, origin: opts.config.origin }),
+    history: new MarketHistoryService(opts.store, opts.readModel),
     keys: new KeyRegistry(opts.store, clock),
     limits,
     clock,

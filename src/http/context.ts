@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { MarksFeed, QueryService, StatusService } from '../serve/index.ts';
+import type { MarketHistoryService, MarksFeed, QueryService, StatusService } from '../serve/index.ts';
 import type { SitePages } from '../site/pages/index.ts';
 import type { KeyRegistry } from './keys.ts';
 import type { Limits, Tick } from './limits.ts';
@@ -26,6 +26,8 @@ export interface AppContext {
   status: StatusService;
   /** `GET /v1/marks`: a live, paged store query. */
   marks: MarksFeed;
+  /** `GET /v1/markets/{id}/history`: one market's daily marks, read from the store. */
+  history: MarketHistoryService;
   keys: KeyRegistry;
   limits: Limits;
   clock: () => Date;

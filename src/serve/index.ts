@@ -11,6 +11,12 @@ export {
   prependKeys,
   prettyAt,
 } from './json-bytes.ts';
+export {
+  HISTORY_DEFAULT_DAYS,
+  HISTORY_MAX_DAYS,
+  HistoryQueryError,
+  MarketHistoryService,
+} from './market-history.ts';
 export type { MarketCatalog, MarketQuery, MarketRow } from './market-list.ts';
 export { MARKETS_DEFAULT_LIMIT, MARKETS_MAX_LIMIT, MarketQueryError } from './market-list.ts';
 export { refCandidates, resolveMarketRef } from './market-ref.ts';

@@ -22,6 +22,7 @@ import {
   type QuestionSummary,
   type ServedMarket,
 } from '../domain/index.ts';
+import { type AskDepth, netSpread } from '../signals/net-spread.ts';
 import { Body, type ByteArena, etagFor, objectWithArray, prettyAt } from './json-bytes.ts';
 import type { Raw } from './params.ts';
 import { diffWords } from './word-diff.ts';
@@ -35,6 +36,8 @@ interface LinkedMarket {
   leg: QuestionLeg;
   questionId: string | null;
   rules: string | null;
+  /** Top-of-book ask sizes of the latest mark, when the read model passes them. */
+  depth: AskDepth | null;
   links: Array<{ marketId: string; relation: LinkRelation; differences: LinkDifference[] }>;
 }
 
@@ -42,7 +45,7 @@ interface LinkedMarket {
 export class QuestionLegs {
   readonly byId = new Map<string, LinkedMarket>();
 
-  add(market: Market, served: ServedMarket, event: Event | undefined): void {
+  add(market: Market, served: ServedMarket, event: Event | undefined, depth: AskDepth | null = null): void {
     if (!market.also_on || market.also_on.length === 0) return;
     this.byId.set(market.market_id, {
       leg: {
@@ -66,6 +69,7 @@ export class QuestionLegs {
       },
       questionId: market.question_id,
       rules: market.resolution_rules_raw,
+      depth,
       // Records stored before issue 16 carry no relation; they were all same or complement (market.ts).
       links: market.also_on.map((t) => ({
         marketId: t.market_id,
@@ -137,6 +141,43 @@ export function divergenceOf(
   return { points, note: null };
 }
 
+/** The spread fields of a row: gross and net of both venues' taker fees (net-spread.ts); null where no spread. */
+export function spreadOf(
+  relation: LinkRelation,
+  points: number | null,
+  a: { price: number | null; depth?: AskDepth | null },
+  b: { price: number | null; depth?: AskDepth | null },
+): Pick<
+  QuestionSummary,
+  'spread_gross_points' | 'spread_net_points' | 'spread_fees' | 'spread_size_contracts' | 'depth_ok'
+> {
+  if (points === null || relation === 'related' || a.price === null || b.price === null) {
+    return {
+      spread_gross_points: null,
+      spread_net_points: null,
+      spread_fees: null,
+      spread_size_contracts: null,
+      depth_ok: null,
+    };
+  }
+  const s = netSpread({
+    priceA: a.price,
+    priceB: b.price,
+    complement: relation === 'complement',
+    depthA: a.depth ?? null,
+    depthB: b.depth ?? null,
+  });
+  const pts = (x: number) => Math.round(x * 10000) / 100;
+  const usd = (x: number) => Math.round(x * 10000) / 10000;
+  return {
+    spread_gross_points: pts(s.gross),
+    spread_net_points: pts(s.net),
+    spread_fees: { venue_a: usd(s.fees.venue_a), venue_b: usd(s.fees.venue_b) },
+    spread_size_contracts: s.size_contracts,
+    depth_ok: s.depth_ok,
+  };
+}
+
 function byDivergence(a: QuestionEntry, b: QuestionEntry): number {
   const da = a.summary.divergence_points;
   const db = b.summary.divergence_points;
@@ -196,6 +237,7 @@ export function buildQuestionIndex(
       divergence_points: points,
       divergence_note: note,
       differences: p.differences,
+      ...spreadOf(p.relation, points, { ...p.a.leg, depth: p.a.depth }, { ...p.b.leg, depth: p.b.depth }),
       venue_a: p.a.leg,
       venue_b: p.b.leg,
       url: `/v1/questions/${id}`,

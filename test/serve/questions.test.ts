@@ -19,7 +19,7 @@ import {
   readPack,
   writePack,
 } from '../../src/serve/index.ts';
-import { buildQuestionIndex, QuestionLegs } from '../../src/serve/questions.ts';
+import { buildQuestionIndex, QuestionLegs, spreadOf } from '../../src/serve/questions.ts';
 import { NO_PRICE, servedMarket } from '../../src/serve/serialize.ts';
 import type { Store } from '../../src/store/index.ts';
 import { makeMarket } from '../support/records.ts';
@@ -77,6 +77,24 @@ describe('divergenceOf', () => {
     const d = divergenceOf('same', open(0.01), { price: 1, status: 'resolved' });
     expect(d).toEqual({ points: null, note: expect.stringMatching(/the venue_b leg is resolved/) });
     expect(divergenceOf('same', { price: 0.2, status: 'closed' }, open(0.3)).note).toMatch(/venue_a leg is closed/);
+  });
+});
+
+describe('spreadOf', () => {
+  it('reports the spread gross and net of both taker fees at 100 contracts, none for related or unpriced pairs', () => {
+    // 0.40 vs 0.46: venue_a's fee is ceil(0.07 × 100 × 0.4 × 0.6) = $1.68, i.e. 1.68 points; venue_b charges none.
+    expect(spreadOf('same', 6, { price: 0.4 }, { price: 0.46 })).toEqual({
+      spread_gross_points: 6,
+      spread_net_points: 4.32,
+      spread_fees: { venue_a: 0.0168, venue_b: 0 },
+      spread_size_contracts: 100,
+      depth_ok: null,
+    });
+    // A 1-point gap at 0.50 does not survive venue_a's 1.75-point fee.
+    expect(spreadOf('same', 1, { price: 0.5 }, { price: 0.51 }).spread_net_points).toBe(-0.75);
+    expect(spreadOf('complement', 10, { price: 0.3 }, { price: 0.6 }).spread_gross_points).toBe(10);
+    expect(spreadOf('related', 2.3, { price: 0.123 }, { price: 0.1 }).spread_gross_points).toBeNull();
+    expect(spreadOf('same', null, { price: null }, { price: 0.5 }).spread_net_points).toBeNull();
   });
 });
 

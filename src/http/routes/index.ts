@@ -8,6 +8,7 @@ import { registerListEvents } from './events.list.ts';
 import { registerGetHealthz } from './healthz.get.ts';
 import { registerCreateKey } from './keys.create.ts';
 import { registerGetMarket } from './markets.get.ts';
+import { registerGetMarketHistory } from './markets.history.ts';
 import { registerListMarkets } from './markets.list.ts';
 import { registerMovers } from './markets.movers.ts';
 import { registerListMarks } from './marks.list.ts';
@@ -30,6 +31,7 @@ export const ROUTE_REGISTRARS = [
   registerGetEvent,
   registerListMarkets,
   registerGetMarket,
+  registerGetMarketHistory,
   registerMovers,
   registerResolve,
   registerUpcomingCatalysts,

@@ -1,12 +1,14 @@
 /**
  * Cross-venue divergence: twins on the two venues (same question_id) whose prices on the latest
  * snapshot date differ by more than DIVERGENCE.minGap. Complements (one `above`, one `below` at the
- * same key) are compared on the same side: p against 1 − p.
+ * same key) are compared on the same side: p against 1 − p. The gap must also hold net of both venues' taker
+ * fees at the stated size (net-spread.ts): a divergence that vanishes net of fees is not a signal.
  */
-import type { Market, SignalBulletin } from '../../domain/index.ts';
+import type { FeeSchedule, Mark, Market, SignalBulletin, Venue } from '../../domain/index.ts';
 import { makeBulletin } from '../bulletin.ts';
 import { markOn, markPrice, publishableEvent, type SignalContext } from '../context.ts';
 import { pct, pts, round, shortQuestion } from '../format.ts';
+import { netSpread, SPREAD_SIZE_CONTRACTS } from '../net-spread.ts';
 import { marketSource } from '../sources.ts';
 
 export const DIVERGENCE = {
@@ -19,6 +21,7 @@ interface Side {
   price: number;
   markDate: string;
   stale: boolean;
+  mark: Mark;
 }
 
 /** True when two twins state opposite sides of the same claim. */
@@ -32,11 +35,23 @@ function sideOf(ctx: SignalContext, market: Market): Side | null {
   const price = markPrice(mark);
   // A carried-forward mark repeats an old price; a stale one is still the venue's latest quote (noted below).
   if (!mark || price === null || mark.mark_method === 'imputed_carry_forward') return null;
-  return { market, price, markDate: mark.snapshot_date, stale: mark.stale_flag };
+  return { market, price, markDate: mark.snapshot_date, stale: mark.stale_flag, mark };
 }
 
-/** One bulletin per question_id whose widest cross-venue pair diverges. */
-export function detectCrossVenueDivergence(ctx: SignalContext): SignalBulletin[] {
+/** How the top of book bears on the stated size, as a clause. */
+function depthText(depthOk: boolean | null): string {
+  if (depthOk === null) return ' (top-of-book depth unknown)';
+  return depthOk ? ' (the size fits at the best asks)' : ' (the size does not fit at the best ask of at least one leg)';
+}
+
+/**
+ * One bulletin per question_id whose widest cross-venue pair diverges, gross and net of fees. `schedules`
+ * replaces data/fees/ (a zero-fee schedule gives the gross-only count the measurements compare against).
+ */
+export function detectCrossVenueDivergence(
+  ctx: SignalContext,
+  opts: { schedules?: Readonly<Record<Venue, FeeSchedule>> } = {},
+): SignalBulletin[] {
   const byQuestion = new Map<string, Market[]>();
   for (const m of ctx.markets) {
     if (!m.question_id) continue;
@@ -60,18 +75,27 @@ export function detectCrossVenueDivergence(ctx: SignalContext): SignalBulletin[]
     }
     if (!best || best.gap <= DIVERGENCE.minGap + 1e-12) continue;
     const { a, b, bSame, gap } = best;
+    const complement = complements(a.market, b.market);
+    const spread = netSpread({
+      priceA: a.price,
+      priceB: b.price,
+      complement,
+      depthA: a.mark,
+      depthB: b.mark,
+      ...(opts.schedules ? { schedules: opts.schedules } : {}),
+    });
+    if (spread.net <= 1e-12) continue;
     const eventA = publishableEvent(ctx, a.market);
     const eventB = publishableEvent(ctx, b.market);
     const target = eventA ?? eventB;
     if (!target) continue;
-    const complement = complements(a.market, b.market);
     const gradeA = a.market.rcg?.grade ?? 'ungraded';
     const gradeB = b.market.rcg?.grade ?? 'ungraded';
     const gradeText = (g: string) => (g === 'ungraded' ? 'not yet graded' : `grade ${g}`);
     const higher = a.price > bSame ? 'venue_a' : 'venue_b';
     const bullets = [
       `venue_a prices the question at ${pct(a.price)} (${gradeText(gradeA)}); venue_b at ${pct(bSame)} (${gradeText(gradeB)})${complement ? `, read from its complementary ${b.market.direction} market at ${pct(b.price)}` : ''}.`,
-      `The gap is ${pts(gap)}, above the ${pts(DIVERGENCE.minGap)} divergence threshold; ${higher} is the higher.`,
+      `The gap is ${pts(gap)}, above the ${pts(DIVERGENCE.minGap)} divergence threshold; ${higher} is the higher. Net of both venues' taker fees at ${SPREAD_SIZE_CONTRACTS} contracts it is ${pts(spread.net)}${depthText(spread.depth_ok)}.`,
       `Both markets share question_id ${questionId}; prices are the ${ctx.latestDate} daily marks.`,
     ];
     const stale = [a, b].filter((s) => s.stale).map((s) => s.market.platform);
@@ -122,6 +146,48 @@ export function detectCrossVenueDivergence(ctx: SignalContext): SignalBulletin[]
             unit: 'probability_points',
             provenance: 'derived',
             source: 'abs(venue_a_price - venue_b_price_same_side)',
+          },
+          {
+            name: 'spread_gross',
+            value: round(spread.gross),
+            unit: 'usd_per_contract',
+            provenance: 'derived',
+            source: 'abs(venue_a_price - venue_b_price_same_side)',
+          },
+          {
+            name: 'fee_venue_a',
+            value: round(spread.fees.venue_a),
+            unit: 'usd_per_contract',
+            provenance: 'derived',
+            source: 'data/fees/venue_a.json: ceil_to_cent(0.07 × C × P × (1 − P)) / C',
+          },
+          {
+            name: 'fee_venue_b',
+            value: round(spread.fees.venue_b),
+            unit: 'usd_per_contract',
+            provenance: 'derived',
+            source: 'data/fees/venue_b.json: taker_rate × P × (1 − P)',
+          },
+          {
+            name: 'spread_net',
+            value: round(spread.net),
+            unit: 'usd_per_contract',
+            provenance: 'derived',
+            source: 'spread_gross - fee_venue_a - fee_venue_b',
+          },
+          {
+            name: 'spread_size',
+            value: spread.size_contracts,
+            unit: 'contracts',
+            provenance: 'editorial',
+            source: 'METHODOLOGY.md#spreads-net-of-fees',
+          },
+          {
+            name: 'depth_ok',
+            value: spread.depth_ok === null ? null : spread.depth_ok ? 1 : 0,
+            unit: 'boolean',
+            provenance: 'derived',
+            source: 'top-of-book ask sizes of both legs',
           },
           {
             name: 'gap_threshold',

@@ -1,8 +1,10 @@
-// Twins with one question_id are flagged when their same-side prices differ by more than 5 points, and only then.
+// Twins with one question_id are flagged when their same-side prices differ by more than 5 points and the gap holds
+// net of both venues' taker fees, and only then; the bulletin reports the spread gross and net and the depth check.
 import { describe, expect, it } from 'vitest';
 import { type Market, questionIdFor, SignalBulletinSchema } from '../../../src/domain/index.ts';
 import { buildContext } from '../../../src/signals/context.ts';
 import { DIVERGENCE, detectCrossVenueDivergence } from '../../../src/signals/detectors/index.ts';
+import { FEE_SCHEDULES } from '../../../src/signals/net-spread.ts';
 import { emptyInput, eventWithMarket, makeMark, rcgOf, TODAY } from '../builders.ts';
 
 const QID = questionIdFor('fed|2026-07|cut');
@@ -78,5 +80,30 @@ describe('cross-venue divergence', () => {
     const hidden = twins(0.6, 0.4);
     hidden.events = hidden.events.map((e) => ({ ...e, published: false }));
     expect(detectCrossVenueDivergence(buildContext(hidden))).toEqual([]);
+  });
+
+  it('reports the spread gross and net of fees, and the top-of-book depth for the stated size', () => {
+    const input = twins(0.6, 0.5);
+    // Buy YES on venue_b at 0.5 (100 contracts: $50) and NO on venue_a at 0.4 ($40).
+    input.marks = input.marks.map((m, i) =>
+      i === 0 ? { ...m, no_ask_size_usd: 400 } : { ...m, yes_ask_size_usd: 20 },
+    );
+    const [b] = detectCrossVenueDivergence(buildContext(input));
+    const n = Object.fromEntries((b?.numbers ?? []).map((x) => [x.name, x.value]));
+    expect(n).toMatchObject({ spread_gross: 0.1, fee_venue_a: 0.0168, fee_venue_b: 0, spread_size: 100, depth_ok: 0 });
+    expect(n.spread_net).toBeCloseTo(0.0832, 10);
+    expect(b?.bullets[1]).toMatch(
+      /Net of both venues' taker fees at 100 contracts it is 8\.3 pts \(the size does not fit/,
+    );
+  });
+
+  it('stays silent when the gap vanishes net of fees', () => {
+    // A taker rate of 1 costs 0.24 + 0.25 per contract at these prices: more than the 10-point gap.
+    const dear = {
+      venue_a: { ...FEE_SCHEDULES.venue_a, taker_rate: 1 },
+      venue_b: { ...FEE_SCHEDULES.venue_b, taker_rate: 1 },
+    };
+    expect(detectCrossVenueDivergence(buildContext(twins(0.6, 0.5)), { schedules: dear })).toEqual([]);
+    expect(detectCrossVenueDivergence(buildContext(twins(0.6, 0.5)))).toHaveLength(1);
   });
 });

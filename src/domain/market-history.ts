@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { MarketIdSchema } from './market.ts';
+import { NoticeSchema, ProvenanceSchema } from './served.ts';
+
+const dateTime = () => z.iso.datetime({ offset: true });
+const prob = () => z.number().min(0).max(1).nullable();
+const usd = () => z.number().min(0).nullable();
+
+/**
+ * How a history point was obtained (issue 20, item 1). A mark written by a run from the venue's current quote is
+ * `venue_snapshot`; one the backfill read from the venue's price history is `venue_history`; one a run copied
+ * from the previous day because the venue failed is `carried_forward`; one an editor set is `editorial_override`.
+ */
+export const HISTORY_OBTAINED = ['venue_snapshot', 'venue_history', 'carried_forward', 'editorial_override'] as const;
+export const HistoryObtainedSchema = z
+  .enum(HISTORY_OBTAINED)
+  .describe('How the point was obtained: the venue quote at a refresh, the venue price history, carried forward.');
+export type HistoryObtained = z.infer<typeof HistoryObtainedSchema>;
+
+/** One day of a market's history: the day's mark (spec §2.3) as stored, without the raw venue payload. */
+export const HistoryPointSchema = z
+  .object({
+    date: z.iso.date().describe('The UTC date of the mark.'),
+    snapshot_at: dateTime().describe('When pmref read the venue (for history marks: the time of the venue point).'),
+    yes_bid: prob(),
+    yes_ask: prob(),
+    no_bid: prob(),
+    no_ask: prob(),
+    yes_bid_size_usd: usd(),
+    yes_ask_size_usd: usd(),
+    no_bid_size_usd: usd(),
+    no_ask_size_usd: usd(),
+    yes_last_price: prob(),
+    implied_probability: prob(),
+    mid: z.number().nullable(),
+    spread: z.number().nullable(),
+    volume_24h_usd: usd(),
+    volume_total_usd: usd(),
+    open_interest_usd: usd(),
+    stale_flag: z.boolean(),
+    price_as_of: dateTime()
+      .nullable()
+      .describe("The venue's own time for the quote; null when the venue gave none (as in GET /v1/markets/{id})."),
+    obtained: HistoryObtainedSchema,
+  })
+  .describe('One daily mark of a market.');
+export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
+
+/** `GET /v1/markets/{id}/history` (issue 20, item 1): one market's daily marks over a date range. */
+export const MarketHistorySchema = z
+  .object({
+    market_id: MarketIdSchema,
+    interval: z.literal('day').describe('One point per UTC date; no intraday detail is kept.'),
+    from: z.iso.date().describe('First date asked for (inclusive).'),
+    to: z.iso.date().describe('Last date asked for (inclusive).'),
+    count: z.number().int().describe('Points in the range: dates with no stored mark have no point.'),
+    points: z.array(HistoryPointSchema).describe('Oldest date first.'),
+    _provenance: ProvenanceSchema,
+    _notice: NoticeSchema,
+  })
+  .describe("A market's daily marks over a date range, each with how it was obtained.");
+export type MarketHistory = z.infer<typeof MarketHistorySchema>;
