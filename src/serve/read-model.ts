@@ -9,12 +9,14 @@ import {
   DATA_SOURCES,
   type DataSource,
   type Event,
+  type Mark,
   type Market,
   type MarketVenueRefs,
   type Notice,
   type ResolutionLogEntry,
   type SignalBulletin,
 } from '../domain/index.ts';
+import type { AskDepth } from '../signals/net-spread.ts';
 import type { Store } from '../store/index.ts';
 import { BodyCompressor, PENDING_BODY } from './body-compressor.ts';
 import {
@@ -178,7 +180,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   // Marks → price facts and the volumes movers compare, read in chunks of markets: marks carry raw venue
   // payloads, so reading them all at once would make the build's peak memory several times the result's.
   const dates = await store.markDates(2);
-  const { prices, dayMarks, priorVolumes } = await readMarks(store, dates);
+  const { prices, dayMarks, priorVolumes, askDepth } = await readMarks(store, dates);
   const priceOf = (id: string) => prices.get(id)?.last_price ?? null;
 
   const allEvents = await store.listEvents();
@@ -221,7 +223,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       });
       const detail = marketDetail(piece.served, market, origin, notice);
       const marketEvent = market.event_id === null ? undefined : published.get(market.event_id);
-      questionLegs.add(market, piece.served, marketEvent);
+      questionLegs.add(market, piece.served, marketEvent, askDepth.get(market.market_id) ?? null);
       statsTally.add(market, piece.served, marketEvent);
       catalogRows.add(market, piece.served, marketEvent);
       const entry: MarketEntry = { marketId: market.market_id, detail: PENDING_BODY };
@@ -382,8 +384,18 @@ async function readMarks(store: Store, dates: readonly string[]) {
   const prices = new Map<string, PriceFacts>();
   const dayMarks = new Map<string, DayMark>();
   const priorVolumes = new Map<string, number | null>();
+  /** Top-of-book ask sizes of the latest marks that have any (few do): the depth a cross-venue spread needs. */
+  const askDepth = new Map<string, AskDepth>();
+  const latest = (m: Mark): void => {
+    prices.set(m.market_id, priceFacts(m));
+    if (m.yes_ask_size_usd !== null || m.no_ask_size_usd !== null) {
+      askDepth.set(m.market_id, { yes_ask_size_usd: m.yes_ask_size_usd, no_ask_size_usd: m.no_ask_size_usd });
+    } else {
+      askDepth.delete(m.market_id);
+    }
+  };
   const [day, prior] = dates;
-  if (day === undefined) return { prices, dayMarks, priorVolumes };
+  if (day === undefined) return { prices, dayMarks, priorVolumes, askDepth };
   const ids = await store.listMarketIds();
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += MARK_CHUNK) {
@@ -394,7 +406,7 @@ async function readMarks(store: Store, dates: readonly string[]) {
     });
     for (const m of marks) {
       if (m.snapshot_date === day) {
-        prices.set(m.market_id, priceFacts(m));
+        latest(m);
         dayMarks.set(m.market_id, { volume_24h_usd: m.volume_24h_usd, last_price: m.yes_last_price });
       } else {
         priorVolumes.set(m.market_id, m.volume_24h_usd);
@@ -405,11 +417,9 @@ async function readMarks(store: Store, dates: readonly string[]) {
   }
   // Markets without a mark on the latest date: their own latest mark (listMarks is ordered by date).
   for (let i = 0; i < missing.length; i += MARK_CHUNK) {
-    for (const m of await store.listMarks({ marketIds: missing.slice(i, i + MARK_CHUNK) })) {
-      prices.set(m.market_id, priceFacts(m));
-    }
+    for (const m of await store.listMarks({ marketIds: missing.slice(i, i + MARK_CHUNK) })) latest(m);
   }
-  return { prices, dayMarks, priorVolumes };
+  return { prices, dayMarks, priorVolumes, askDepth };
 }
 
 function marketPiece(

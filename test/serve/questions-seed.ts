@@ -141,7 +141,8 @@ mBtcB.also_on = [link(mBtcA, 'complement')];
 mElectA.also_on = [link(mElectB, 'related', { differences: RELATED_DIFFERENCES })];
 mElectB.also_on = [link(mElectA, 'related', { differences: RELATED_DIFFERENCES })];
 
-function mark(market: Market, price: number): NewMark {
+/** A mark at `price`; `depth` sets top-of-book sizes. */
+function mark(market: Market, price: number, depth: Partial<NewMark> = {}): NewMark {
   return {
     market_id: market.market_id,
     snapshot_date: DAY,
@@ -169,6 +170,7 @@ function mark(market: Market, price: number): NewMark {
     divergence_from_primary: null,
     hours_since_source_update: 0.02,
     field_provenance: {},
+    ...depth,
   };
 }
 
@@ -181,8 +183,10 @@ export async function seedQuestionStore(dbUrl = 'sqlite::memory:'): Promise<Stor
     await tx.upsertEvents([cpiA, cpiB, btcA, btcB, electA, electB, loneA, hiddenB]);
     await tx.upsertMarkets([mCpiA, mCpiB, mBtcA, mBtcB, mElectA, mElectB, mLoneA, mHiddenB]);
     await tx.upsertMarks([
-      mark(mCpiA, 0.4),
-      mark(mCpiB, 0.46),
+      // Top-of-book ask sizes: the CPI pair's legs are YES on venue_a ($40 at 100 contracts) and NO on venue_b
+      // ($54): venue_a's book holds it, venue_b's $20 does not.
+      mark(mCpiA, 0.4, { yes_ask_size_usd: 500 }),
+      mark(mCpiB, 0.46, { no_ask_size_usd: 20 }),
       mark(mBtcA, 0.3),
       mark(mBtcB, 0.6),
       mark(mElectA, 0.55),

@@ -114,6 +114,13 @@ describe('QueryService.findQuestions', () => {
     );
   });
 
+  it('says whether the stated size fits at the top of both books the legs take, null where a size is unknown', () => {
+    const rows = query.findQuestions({}).questions;
+    // CPI: YES on venue_a needs $40 of its $500 ask; NO on venue_b needs $54 of its $20 ask.
+    expect(rows.find((q) => q.id === Q_SAME)?.depth_ok).toBe(false);
+    expect(rows.find((q) => q.id === Q_COMP)?.depth_ok).toBeNull();
+  });
+
   it('gives both legs their price with its time, grade, score, arbiter and source of record', () => {
     const same = query.findQuestions({ relation: 'same' }).questions[0];
     expect(same?.venue_a).toMatchObject({
