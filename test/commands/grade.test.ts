@@ -1,12 +1,13 @@
 // `pmref grade` reads venue_a, venue_b and canonical records, answers with spec §2.2 field names plus the full rcg (a list for a list), explains on request, and exits 2 on unreadable input.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { gradeCommand } from '../../src/commands/grade.ts';
 
 const inputs = readFileSync(new URL('../fixtures/editorial/grade-inputs.json', import.meta.url), 'utf8');
 const dir = mkdtempSync(join(tmpdir(), 'pmref-grade-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, body: string) => {
   const p = join(dir, name);
   writeFileSync(p, body);

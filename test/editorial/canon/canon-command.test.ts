@@ -1,8 +1,8 @@
 // `pmref canon FILE... --json` prints every market with its question_id or the reason it has none, and the cross-venue links as [venue_a id, venue_b id, relation, differences?].
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { canonCommand } from '../../../src/commands/canon.ts';
 import { UsageError } from '../../../src/commands/types.ts';
 
@@ -22,10 +22,20 @@ async function runJson(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 describe('pmref canon', () => {
+  const dirs: string[] = [];
+  /** A temp folder removed after the suite. */
+  const tempDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'canon-'));
+    dirs.push(dir);
+    return dir;
+  };
   afterEach(() => vi.restoreAllMocks());
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
 
   it('prints markets and links as JSON for a venue-shaped fixture', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canon-'));
+    const dir = tempDir();
     const twin = join(dir, 'twin.json');
     // A venue_b twin of the fixture's venue_a "Putin leaves office before Jan 1, 2027" market.
     writeFileSync(
@@ -62,7 +72,7 @@ describe('pmref canon', () => {
   });
 
   it('prints a related link with its typed differences as the fourth element', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canon-'));
+    const dir = tempDir();
     const a = join(dir, 'a.json');
     const b = join(dir, 'b.json');
     writeFileSync(
