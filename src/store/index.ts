@@ -60,11 +60,16 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     return new SqlStore(db, { engine: 'sqlite', sqlite: database, ...(opts.now ? { now: opts.now } : {}) });
   }
   if (/^postgres(ql)?:\/\//.test(dbUrl)) {
+    // Server-side TCP keepalives (ignored on Unix sockets): a run holds its run lock on one of these
+    // connections, and a host that vanishes mid-run must not keep that lock for the kernel's default two hours
+    // (pipeline/abort.ts: a run is declared dead only when no session holds its lock).
+    const keepalives = '-c tcp_keepalives_idle=20 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3';
     const pool = new pg.Pool({
       connectionString: dbUrl,
       max: opts.poolSize ?? 5,
       types: pgTypes,
-      ...(opts.pgSchema !== undefined ? { options: `-c search_path=${quoteIdent(opts.pgSchema)}` } : {}),
+      keepAlive: true,
+      options: opts.pgSchema !== undefined ? `${keepalives} -c search_path=${quoteIdent(opts.pgSchema)}` : keepalives,
     });
     pool.on(
       'error',
