@@ -66,6 +66,8 @@ export function summarize(skill: string, p: Obj): string {
       return withNotice(`${String(p.count ?? 0)} signal bulletin(s) match.`, p);
     case 'get_signal':
       return `Signal ${String(p.record_slug)}: ${String(p.headline)}.`;
+    case 'get_market_history':
+      return `Market ${String(p.market_id)}: ${String(p.count ?? 0)} daily mark(s) from ${String(p.from)} to ${String(p.to)}.`;
     default:
       return 'Ask about a market (id, ticker or URL), an event (id or slug), a comparison across venues, stats, what a code means, upcoming catalysts, or search with a few words.';
   }

@@ -19,14 +19,17 @@ import {
   type TaskStore,
   UnauthenticatedUser,
 } from '@a2a-js/sdk/server';
-import type { QueryService } from '../serve/index.ts';
+import type { MarketHistoryService, QueryService } from '../serve/index.ts';
 import { type Route, routeText } from './a2a-routing.ts';
 import { summarize } from './a2a-summary.ts';
+import type { ToolDeps } from './tool-kit.ts';
 import { AGENT_TOOLS, toolNamed } from './tools.ts';
 
 export interface A2aOptions {
   serviceName: string;
   baseUrl: string;
+  /** The store-backed history of markets (`get_market_history`); absent: that skill says where to ask instead. */
+  history?: MarketHistoryService;
   clock?: () => Date;
 }
 
@@ -106,6 +109,9 @@ const SKILL_EXAMPLES: Record<string, string[]> = {
   list_upcoming_catalysts: ['upcoming catalysts in the next 14 days'],
   list_signals: ['{"skill": "list_signals", "args": {"kind": "cross_venue_divergence"}}'],
   get_signal: ['{"skill": "get_signal", "args": {"slug": "…"}}'],
+  get_market_history: [
+    '{"skill": "get_market_history", "args": {"market_id": "KXFED-26APR-T4.25", "from": "2026-01-01"}}',
+  ],
 };
 
 /** A bounded task store: the SDK saves each completed task; nothing is ever read back by clients. */
@@ -150,9 +156,9 @@ class PmrefExecutor implements AgentExecutor {
       .trim();
     let result: { skill: string; payload: Record<string, unknown> };
     if (data !== undefined) {
-      result = this.runData(data);
+      result = await this.runData(data);
     } else {
-      result = this.runRoute(routeText(text, (s) => this.qs.getEvent(s) !== null));
+      result = await this.runRoute(routeText(text, (s) => this.qs.getEvent(s) !== null));
     }
     const now = (this.opts.clock ?? (() => new Date()))().toISOString();
     const task: Task = {
@@ -180,23 +186,30 @@ class PmrefExecutor implements AgentExecutor {
     // Every task completes within execute(); there is nothing to cancel.
   }
 
-  private runData(data: { skill?: unknown; args?: unknown }): { skill: string; payload: Record<string, unknown> } {
+  private deps(): ToolDeps {
+    return { history: this.opts.history ?? null };
+  }
+
+  private async runData(data: {
+    skill?: unknown;
+    args?: unknown;
+  }): Promise<{ skill: string; payload: Record<string, unknown> }> {
     // The handler validated the skill and args before the SDK ran this (checkMessageParts).
     const name = typeof data.skill === 'string' ? data.skill : '';
     const tool = toolNamed(name);
     const parsed = tool?.input.safeParse(data.args ?? {});
     if (!tool || !parsed?.success) return { skill: 'usage', payload: usage() };
-    const outcome = tool.run(this.qs, parsed.data);
+    const outcome = await tool.run(this.qs, parsed.data, this.deps());
     return {
       skill: name,
       payload: outcome.found ? outcome.value : { error: outcome.error, next_step: outcome.next_step },
     };
   }
 
-  private runRoute(route: Route): { skill: string; payload: Record<string, unknown> } {
+  private async runRoute(route: Route): Promise<{ skill: string; payload: Record<string, unknown> }> {
     if (route.skill === 'usage') return { skill: 'usage', payload: usage() };
     const tool = toolNamed(route.skill);
-    const outcome = tool?.run(this.qs, route.args as never);
+    const outcome = await tool?.run(this.qs, route.args as never, this.deps());
     const empty =
       outcome?.found === true &&
       (route.skill === 'list_events' || route.skill === 'search_markets') &&

@@ -6,6 +6,6 @@ export type { GlossaryAnswer, GlossaryEntry, GlossaryKind } from './glossary.ts'
 export { buildGlossary, GLOSSARY, GLOSSARY_KINDS, lookupGlossary } from './glossary.ts';
 export type { McpOptions } from './mcp.ts';
 export { createMcpServer, handleMcpHttp, prefersEventStream } from './mcp.ts';
-export type { AgentTool, ToolOutcome } from './tool-kit.ts';
-export { toolJsonSchema } from './tool-kit.ts';
+export type { AgentTool, ToolDeps, ToolOutcome } from './tool-kit.ts';
+export { NO_DEPS, toolJsonSchema } from './tool-kit.ts';
 export { AGENT_INSTRUCTIONS, AGENT_TOOLS, toolNamed } from './tools.ts';

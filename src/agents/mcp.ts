@@ -13,12 +13,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { SCHEMA_VERSION } from '../domain/index.ts';
-import type { QueryService } from '../serve/index.ts';
+import type { MarketHistoryService, QueryService } from '../serve/index.ts';
 import { toolJsonSchema } from './tool-kit.ts';
 import { AGENT_INSTRUCTIONS, AGENT_TOOLS, toolNamed } from './tools.ts';
 
 export interface McpOptions {
   serviceName: string;
+  /** The store-backed history of markets (`get_market_history`); absent: that tool says where to ask instead. */
+  history?: MarketHistoryService;
   logger?: { warn(obj: object, msg?: string): void };
 }
 
@@ -54,7 +56,7 @@ export function createMcpServer(qs: QueryService, opts: McpOptions): Server {
     if (!parsed.success) {
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${issuesText(parsed.error)}`);
     }
-    const outcome = tool.run(qs, parsed.data);
+    const outcome = await tool.run(qs, parsed.data, { history: opts.history ?? null });
     if (!outcome.found) {
       const text = JSON.stringify({ error: outcome.error, next_step: outcome.next_step });
       return { content: [{ type: 'text' as const, text }], isError: true };

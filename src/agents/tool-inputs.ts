@@ -123,6 +123,26 @@ export const GetMarketInput = z
   .strict()
   .refine((a) => a.market_id !== undefined || a.market !== undefined, 'pass market_id (or its alias market)');
 
+const isoDate = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC date, YYYY-MM-DD')
+    .optional()
+    .describe(what);
+
+export const GetMarketHistoryInput = z
+  .object({
+    market_id: z
+      .string()
+      .min(1)
+      .describe(
+        'Any market reference get_market takes: a service id, venue ticker, condition id, slug, token id or URL.',
+      ),
+    from: isoDate('First date (UTC, YYYY-MM-DD); default 365 days before `to`.'),
+    to: isoDate("Last date (UTC, YYYY-MM-DD); default the date of the market's newest mark."),
+  })
+  .strict();
+
 export const CompareQuestionInput = z
   .object({
     question_id: z

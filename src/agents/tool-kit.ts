@@ -4,12 +4,20 @@
  * that name the lookup forms a tool accepts.
  */
 import { z } from 'zod';
-import type { QueryService } from '../serve/index.ts';
+import type { MarketHistoryService, QueryService } from '../serve/index.ts';
 
 /** A tool's answer: the served object, or a not-found with the next step to try. */
 export type ToolOutcome =
   | { found: true; value: Record<string, unknown> }
   | { found: false; error: string; next_step: string };
+
+/** What a tool may read besides the read model: a market's history lives in the store, not in memory. */
+export interface ToolDeps {
+  /** Null where no store is at hand (the tool then says where the history is served). */
+  history: MarketHistoryService | null;
+}
+
+export const NO_DEPS: ToolDeps = { history: null };
 
 export interface AgentTool<I extends z.ZodType = z.ZodType> {
   name: string;
@@ -17,7 +25,7 @@ export interface AgentTool<I extends z.ZodType = z.ZodType> {
   description: string;
   input: I;
   output: z.ZodType;
-  run(qs: QueryService, args: z.infer<I>): ToolOutcome;
+  run(qs: QueryService, args: z.infer<I>, deps: ToolDeps): ToolOutcome | Promise<ToolOutcome>;
 }
 
 export function defineTool<I extends z.ZodType>(tool: AgentTool<I>): AgentTool {

@@ -13,13 +13,14 @@ import {
   EventListSchema,
   MarketConciseSchema,
   MarketDetailSchema,
+  MarketHistorySchema,
   MarketPageSchema,
   QuestionComparisonSchema,
   QuestionPageSchema,
   SignalBulletinSchema,
   SignalIndexSchema,
 } from '../domain/index.ts';
-import { MarketQueryError, marketIdForRef, type QueryService } from '../serve/index.ts';
+import { HistoryQueryError, MarketQueryError, marketIdForRef, type QueryService } from '../serve/index.ts';
 import { compareQuestion } from './compare.ts';
 import { catalystsEmptyNotice, eventsEmptyNotice, signalsEmptyNotice } from './empty-notices.ts';
 import { GlossaryAnswerSchema, lookupGlossary } from './glossary.ts';
@@ -28,6 +29,7 @@ import {
   CatalystsInput,
   CompareQuestionInput,
   GetEventInput,
+  GetMarketHistoryInput,
   GetMarketInput,
   GetSignalInput,
   GetStatsInput,
@@ -211,6 +213,31 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
             error: `No bulletin with slug "${a.slug}".`,
             next_step: 'List current bulletins with list_signals and pass a record_slug from it.',
           };
+    },
+  }),
+  defineTool({
+    name: 'get_market_history',
+    title: 'How has this market traded?',
+    description:
+      "One market's daily marks over a date range (REST GET /v1/markets/{id}/history): per UTC date the bid/ask prices and sizes, last price, implied probability, volume and open interest, price_as_of (the venue's time of the quote) and how the mark was obtained (venue_snapshot, venue_history from the venue's price-history backfill, carried_forward when a venue failed, editorial_override). Defaults to the 365 days up to the newest mark. Daily marks only: no intraday detail is kept.",
+    input: GetMarketHistoryInput,
+    output: MarketHistorySchema,
+    run: async (_qs, a, deps) => {
+      if (!deps.history) {
+        return {
+          found: false,
+          error: 'Market history is read from the store, which this tool server was started without.',
+          next_step: `Ask GET /v1/markets/${encodeURIComponent(a.market_id)}/history on the REST API.`,
+        };
+      }
+      let plan: ReturnType<typeof deps.history.plan>;
+      try {
+        plan = deps.history.plan(a.market_id, { from: a.from, to: a.to });
+      } catch (err) {
+        if (err instanceof HistoryQueryError) return { found: false, error: err.message, next_step: err.hint };
+        throw err;
+      }
+      return plan ? found(await deps.history.history(plan)) : marketNotFound(a.market_id);
     },
   }),
 ];

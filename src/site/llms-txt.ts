@@ -55,7 +55,7 @@ OpenAPI 3.1: ${o}/openapi.json · Reference: ${o}/docs
 ## MCP
 
 - Streamable HTTP (JSON-RPC 2.0) at ${o}/mcp; no authentication.
-- Tools: list_events, search_markets, get_event, get_market (detail concise|full), compare_question, get_stats, glossary, list_upcoming_catalysts, list_signals, get_signal.
+- Tools: list_events, search_markets, get_event, get_market (detail concise|full), compare_question, get_stats, glossary, list_upcoming_catalysts, list_signals, get_signal, get_market_history.
 - Connect: npx mcp-remote ${o}/mcp
 
 ## A2A

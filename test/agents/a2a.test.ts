@@ -118,6 +118,8 @@ describe('v1.0 SendMessage with the SDK client', () => {
     expect((search.payload.markets as Array<{ event_id: string }>)[0]?.event_id).toBe(fed.event_id);
     const direct = await send([data({ skill: 'get_market', args: { market_id: btcMarketA.market_id } })]);
     expect(direct.payload.market_id).toBe(btcMarketA.market_id);
+    const history = await send([data({ skill: 'get_market_history', args: { market_id: btcMarketA.market_id } })]);
+    expect(history.payload).toMatchObject({ market_id: btcMarketA.market_id, interval: 'day', count: 2 });
     const usage = await send([text('??')]);
     expect(usage.payload.skills).toHaveLength(AGENT_TOOLS.length);
   });

@@ -20,6 +20,7 @@ const TOOL_NAMES = [
   'list_upcoming_catalysts',
   'list_signals',
   'get_signal',
+  'get_market_history',
 ];
 
 async function connect(mode: 'json' | 'sse'): Promise<{ client: Client; seen: string[] }> {
@@ -92,6 +93,27 @@ describe('MCP over streamable HTTP', () => {
     expect((sigs.structuredContent as { count: number }).count).toBe(1);
     const one = await client.callTool({ name: 'get_signal', arguments: { slug: signal.record_slug } });
     expect((one.structuredContent as { record_slug: string }).record_slug).toBe(signal.record_slug);
+
+    // A market's history, read from the store: the same body as REST, by any reference.
+    const history = await client.callTool({
+      name: 'get_market_history',
+      arguments: { market_id: btcMarketA.platform_market_id },
+    });
+    const restHistory = await call(server.base, `/v1/markets/${btcMarketA.market_id}/history`);
+    expect(history.isError).toBeFalsy();
+    expect(history.structuredContent).toEqual(restHistory.body);
+    const points = (history.structuredContent as { points: Array<{ yes_last_price: number; obtained: string }> })
+      .points;
+    expect(points.map((p) => p.yes_last_price)).toEqual([0.18, 0.19]);
+    expect(points.every((p) => p.obtained === 'venue_snapshot')).toBe(true);
+    const badRange = await client.callTool({
+      name: 'get_market_history',
+      arguments: { market_id: btcMarketA.market_id, from: '2026-12-01', to: '2026-01-01' },
+    });
+    expect(badRange.isError).toBe(true);
+    expect(JSON.parse((badRange.content as Array<{ text: string }>)[0]?.text ?? '')).toMatchObject({
+      error: 'from is after to',
+    });
     await client.close();
   });
 

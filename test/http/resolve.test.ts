@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_TOOLS } from '../../src/agents/index.ts';
+import { AGENT_TOOLS, NO_DEPS } from '../../src/agents/index.ts';
 import { type Market, type MarketVenueRefs, type ResolveAnswer, ResolveAnswerSchema } from '../../src/domain/index.ts';
 import { buildApp } from '../../src/http/index.ts';
 import { QueryService, ReadModelHolder } from '../../src/serve/index.ts';
@@ -318,11 +318,15 @@ describe('GET /v1/markets/{id} and get_market with any reference', () => {
       if (!t) throw new Error(name);
       return t;
     };
-    const got = tool('get_market').run(qs, { market_id: 'https://polymarket.com/market/fed-cuts-25-bps-april' });
+    const got = await tool('get_market').run(
+      qs,
+      { market_id: 'https://polymarket.com/market/fed-cuts-25-bps-april' },
+      NO_DEPS,
+    );
     expect(got.found && got.value.market_id).toBe(a1.market_id);
-    const miss = tool('get_market').run(qs, { market_id: 'fed-decision-in-april' });
+    const miss = await tool('get_market').run(qs, { market_id: 'fed-decision-in-april' }, NO_DEPS);
     expect(miss.found).toBe(false);
-    const compared = tool('compare_question').run(qs, { market_id: TOKEN_A1 });
+    const compared = await tool('compare_question').run(qs, { market_id: TOKEN_A1 }, NO_DEPS);
     // No twin in these fixtures: the answer names the market the token id led to.
     expect(compared.found ? '' : compared.error).toContain(a1.market_id);
   });

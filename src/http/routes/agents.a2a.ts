@@ -12,7 +12,12 @@ const A2A_BODY_LIMIT = 64 * 1024;
 const CARD_MAX_AGE = 3600;
 
 export function registerA2a(app: App, ctx: AppContext): void {
-  const a2a = createA2aHandler(ctx.query, { serviceName: 'pmref', baseUrl: ctx.origin, clock: ctx.clock });
+  const a2a = createA2aHandler(ctx.query, {
+    serviceName: 'pmref',
+    baseUrl: ctx.origin,
+    clock: ctx.clock,
+    history: ctx.history,
+  });
   const card = Buffer.from(JSON.stringify(a2a.card, null, 2));
   const sendCard = async (_req: unknown, reply: FastifyReply) =>
     reply.header('content-type', JSON_TYPE).header('cache-control', `public, max-age=${CARD_MAX_AGE}`).send(card);

@@ -27,7 +27,7 @@ export function registerMcp(app: App, ctx: AppContext): void {
           if (v !== undefined) reply.raw.setHeader(k, v as string);
         await handleMcpHttp(
           ctx.query,
-          { serviceName: 'pmref', logger: req.log },
+          { serviceName: 'pmref', logger: req.log, history: ctx.history },
           req.raw,
           reply.raw,
           req.body as string | undefined,
