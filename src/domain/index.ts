@@ -29,7 +29,7 @@ export {
 } from './ids.ts';
 export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
 export type { Mark, NewMark } from './mark.ts';
-export { MarkSchema } from './mark.ts';
+export { MarkSchema, VENUE_HISTORY_NOTE } from './mark.ts';
 export type {
   AlsoOn,
   EligibilityScreenResult,

@@ -39,5 +39,11 @@ export const MarkSchema = z
   })
   .describe('Daily price and liquidity snapshot of one market (spec §2.3).');
 export type Mark = z.infer<typeof MarkSchema>;
+/**
+ * The provenance note on `snapshot_at` of a mark the history backfill read from the venue's price history: the
+ * one thing that tells such a mark from one a refresh read from the venue's quote (both are `venue_snapshot`).
+ */
+export const VENUE_HISTORY_NOTE = 'venue price history (daily)';
+
 /** A mark before the store assigns its key. */
 export type NewMark = Omit<Mark, 'mark_id'>;

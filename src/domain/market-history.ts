@@ -1,10 +1,9 @@
 import { z } from 'zod';
+import { MarkSchema } from './mark.ts';
 import { MarketIdSchema } from './market.ts';
 import { NoticeSchema, ProvenanceSchema } from './served.ts';
 
 const dateTime = () => z.iso.datetime({ offset: true });
-const prob = () => z.number().min(0).max(1).nullable();
-const usd = () => z.number().min(0).nullable();
 
 /**
  * How a history point was obtained (issue 20, item 1). A mark written by a run from the venue's current quote is
@@ -17,27 +16,31 @@ export const HistoryObtainedSchema = z
   .describe('How the point was obtained: the venue quote at a refresh, the venue price history, carried forward.');
 export type HistoryObtained = z.infer<typeof HistoryObtainedSchema>;
 
+/** The mark fields (spec §2.3) a history point carries as stored: prices, sizes, volumes, staleness. */
+const HISTORY_MARK_FIELDS = {
+  yes_bid: true,
+  yes_ask: true,
+  no_bid: true,
+  no_ask: true,
+  yes_bid_size_usd: true,
+  yes_ask_size_usd: true,
+  no_bid_size_usd: true,
+  no_ask_size_usd: true,
+  yes_last_price: true,
+  implied_probability: true,
+  mid: true,
+  spread: true,
+  volume_24h_usd: true,
+  volume_total_usd: true,
+  open_interest_usd: true,
+  stale_flag: true,
+} as const;
+
 /** One day of a market's history: the day's mark (spec §2.3) as stored, without the raw venue payload. */
-export const HistoryPointSchema = z
-  .object({
+export const HistoryPointSchema = MarkSchema.pick(HISTORY_MARK_FIELDS)
+  .extend({
     date: z.iso.date().describe('The UTC date of the mark.'),
     snapshot_at: dateTime().describe('When pmref read the venue (for history marks: the time of the venue point).'),
-    yes_bid: prob(),
-    yes_ask: prob(),
-    no_bid: prob(),
-    no_ask: prob(),
-    yes_bid_size_usd: usd(),
-    yes_ask_size_usd: usd(),
-    no_bid_size_usd: usd(),
-    no_ask_size_usd: usd(),
-    yes_last_price: prob(),
-    implied_probability: prob(),
-    mid: z.number().nullable(),
-    spread: z.number().nullable(),
-    volume_24h_usd: usd(),
-    volume_total_usd: usd(),
-    open_interest_usd: usd(),
-    stale_flag: z.boolean(),
     price_as_of: dateTime()
       .nullable()
       .describe("The venue's own time for the quote; null when the venue gave none (as in GET /v1/markets/{id})."),

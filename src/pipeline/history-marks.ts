@@ -4,7 +4,7 @@
  * (`GET /prices-history`). Both are read loosely: a field missing or unreadable becomes null with a
  * provenance note, never a guess.
  */
-import type { FieldProvenance, Market, NewMark } from '../domain/index.ts';
+import { type FieldProvenance, type Market, type NewMark, VENUE_HISTORY_NOTE } from '../domain/index.ts';
 import { derivedPriceFields, utcDate } from './marks.ts';
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -46,8 +46,6 @@ export function backfillWindow(today: string, days: number): { from: string; toE
   return { from: new Date(t - days * 86_400_000).toISOString().slice(0, 10), toExclusive: today };
 }
 
-const HISTORY_NOTE = 'venue price history (daily)';
-
 function baseMark(market: Market, at: string, raw: Record<string, unknown>): NewMark {
   return {
     market_id: market.market_id,
@@ -82,7 +80,7 @@ function baseMark(market: Market, at: string, raw: Record<string, unknown>): New
 // History marks share one compact provenance object per venue: the store holds about half a
 // million of them for the full universe. Fields not listed come from the venue's history as is.
 const HISTORY_COMMON_PROVENANCE: FieldProvenance = {
-  snapshot_at: { source: 'platform_api', note: HISTORY_NOTE },
+  snapshot_at: { source: 'platform_api', note: VENUE_HISTORY_NOTE },
   divergence_from_primary: { source: 'derived', note: 'not computed for history marks' },
 };
 

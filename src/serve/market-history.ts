@@ -8,7 +8,14 @@
  * A live store query (the marks are not in the read model), but its answer only changes when a run publishes:
  * the ETag is the generation and the resolved range, so a revalidation is answered before the store is read.
  */
-import type { HistoryObtained, HistoryPoint, Mark, MarketDetail, MarketHistory } from '../domain/index.ts';
+import {
+  type HistoryObtained,
+  type HistoryPoint,
+  type Mark,
+  type MarketDetail,
+  type MarketHistory,
+  VENUE_HISTORY_NOTE,
+} from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import { Body, etagFor } from './json-bytes.ts';
 import { resolveMarketRef } from './market-ref.ts';
@@ -22,12 +29,6 @@ import { provenanceOf, venueQuoteTime } from './serialize.ts';
 export const HISTORY_DEFAULT_DAYS = 365;
 /** The longest range one request may ask for, in days (ten years and change). */
 export const HISTORY_MAX_DAYS = 3660;
-
-/**
- * The provenance note the backfill stage writes on `snapshot_at` of every mark it reads from a venue's price
- * history (src/pipeline/history-marks.ts): history marks are otherwise `venue_snapshot` marks.
- */
-const HISTORY_NOTE = 'venue price history (daily)';
 
 const DAY_MS = 86_400_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -54,7 +55,7 @@ export interface HistoryPlan {
 export function obtainedOf(mark: Pick<Mark, 'mark_method' | 'field_provenance'>): HistoryObtained {
   if (mark.mark_method === 'imputed_carry_forward') return 'carried_forward';
   if (mark.mark_method === 'editorial_override') return 'editorial_override';
-  return mark.field_provenance.snapshot_at?.note === HISTORY_NOTE ? 'venue_history' : 'venue_snapshot';
+  return mark.field_provenance.snapshot_at?.note === VENUE_HISTORY_NOTE ? 'venue_history' : 'venue_snapshot';
 }
 
 /** One stored mark as a history point. */
