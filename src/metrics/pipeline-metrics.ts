@@ -15,11 +15,6 @@ const RUN_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600];
 /** Stage wall times: from milliseconds (loading a few stored rows) to the long pull or history stages. */
 const STAGE_BUCKETS = [0.05, 0.25, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
 
-/** A non-negative finite number from an untyped summary field, else null. */
-function count(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
-}
-
 export class PipelineMetrics {
   private readonly runs: Counter<'source' | 'status'>;
   private readonly runSeconds: Histogram<'status'>;
@@ -137,11 +132,8 @@ export class PipelineMetrics {
       // A run without an error still writes the series (at 0), so rate() and alerts see it from the first run.
       this.venueErrors.inc({ venue }, v.error === null ? 0 : 1);
       // Not in every summary: only a series for what a summary reported, so an absent series means unknown.
-      const extra = v as { requests?: unknown; retries?: unknown };
-      const requests = count(extra.requests);
-      if (requests !== null) this.venueRequests.inc({ venue }, requests);
-      const retries = count(extra.retries);
-      if (retries !== null) this.venueRetries.inc({ venue }, retries);
+      if (v.requests !== undefined) this.venueRequests.inc({ venue }, v.requests);
+      if (v.retries !== undefined) this.venueRetries.inc({ venue }, v.retries);
     }
   }
 }
