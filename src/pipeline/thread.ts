@@ -42,6 +42,12 @@ export interface ThreadWorkerOptions {
 const RESPAWN_AFTER_MS = 30_000;
 
 /**
+ * Whether a thread that exceeds its heap bound ends alone. On Node 24 (24.21.0 here) V8's out-of-memory handler
+ * often aborts the whole process instead of ending the thread with ERR_WORKER_OUT_OF_MEMORY.
+ */
+export const HEAP_BOUND_CONTAINED = Number(process.versions.node.split('.')[0]) < 24;
+
+/**
  * Starts the worker on a pipeline thread. If the thread dies, the failure is logged, pending calls resolve
  * null, and a new thread starts 30 s later (or at once on runNow()); the schedule lives in the thread, and a
  * new thread's start-up run refreshes a stale store as a first start would.
@@ -49,6 +55,12 @@ const RESPAWN_AFTER_MS = 30_000;
  */
 export function startThreadWorker(options: ThreadWorkerOptions): Worker {
   const { logger } = options;
+  if (!HEAP_BOUND_CONTAINED) {
+    logger.warn(
+      { node: process.version, heap_mb: options.config.PMREF_PIPELINE_HEAP_MB },
+      'on this Node.js line a pipeline thread that runs out of PMREF_PIPELINE_HEAP_MB can end the whole process (seen on 24.21); run Node 20 or 22 where that matters (README, Supported Node.js)',
+    );
+  }
   let next: Date | null = null;
   let seq = 0;
   const waiting = new Map<number, (result: IngestResult | null) => void>();
