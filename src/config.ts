@@ -9,6 +9,8 @@ export const DEFAULT_VENUE_A_URL = 'https://api.elections.kalshi.com/trade-api/v
 export const DEFAULT_VENUE_B_URL = 'https://gamma-api.polymarket.com';
 export const DEFAULT_VENUE_B_CLOB_URL = 'https://clob.polymarket.com';
 export const DEFAULT_SPOT_URL = 'https://api.coingecko.com/api/v3';
+/** Days of hourly history detail kept (PMREF_HOURLY_RETENTION_DAYS): the last 7 days and today. */
+export const DEFAULT_HOURLY_RETENTION_DAYS = 7;
 
 const url = (what: string) =>
   z.string().refine((v) => {
@@ -90,6 +92,17 @@ export const ConfigSchema = z.object({
    * unless given `--time`.
    */
   PMREF_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  /**
+   * Seconds between heartbeat comments on `/v1/changes/stream` (issue 20). Proxies commonly close a connection idle
+   * for 30–60 s; 15 s stays well under that and costs a few bytes per stream.
+   */
+  PMREF_CHANGES_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
+  /**
+   * Days of hourly detail the pipeline keeps for `GET /v1/markets/{id}/history?interval=hour` (issue 20): each run
+   * writes a row per market whose quote changed and deletes rows of hours before midnight UTC this many days ago.
+   * 0 keeps none (interval=hour then answers 400 saying so). Daily marks are kept forever whatever this says.
+   */
+  PMREF_HOURLY_RETENTION_DAYS: z.coerce.number().int().min(0).max(366).default(DEFAULT_HOURLY_RETENTION_DAYS),
   PMREF_REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]+$/, 'use letters, digits, ":", "_" or "-"')

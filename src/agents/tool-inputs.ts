@@ -123,10 +123,11 @@ export const GetMarketInput = z
   .strict()
   .refine((a) => a.market_id !== undefined || a.market !== undefined, 'pass market_id (or its alias market)');
 
-const isoDate = (what: string) =>
+/** A date, or an ISO hour or time (interval hour); the history service validates it further. */
+const dateOrHour = (what: string) =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'a UTC date, YYYY-MM-DD')
+    .regex(/^\d{4}-\d{2}-\d{2}(T[0-9:.+Z-]+)?$/, 'a UTC date, YYYY-MM-DD, or an ISO hour or time')
     .optional()
     .describe(what);
 
@@ -138,8 +139,18 @@ export const GetMarketHistoryInput = z
       .describe(
         'Any market reference get_market takes: a service id, venue ticker, condition id, slug, token id or URL.',
       ),
-    from: isoDate('First date (UTC, YYYY-MM-DD); default 365 days before `to`.'),
-    to: isoDate("Last date (UTC, YYYY-MM-DD); default the date of the market's newest mark."),
+    from: dateOrHour(
+      'First date (UTC, YYYY-MM-DD); default 365 days before `to`. interval hour: a date or an ISO UTC hour or time (e.g. 2026-11-20T14); default the first hour kept.',
+    ),
+    to: dateOrHour(
+      "Last date (UTC, YYYY-MM-DD); default the date of the market's newest mark. interval hour: a date or an ISO UTC hour or time; default the newest refresh's hour.",
+    ),
+    interval: z
+      .enum(['day', 'hour'])
+      .optional()
+      .describe(
+        'day (default): one point per UTC date. hour: the quote at each hourly refresh, kept for the last days only (PMREF_HOURLY_RETENTION_DAYS, default 7, and today).',
+      ),
   })
   .strict();
 

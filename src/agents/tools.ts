@@ -219,7 +219,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     name: 'get_market_history',
     title: 'How has this market traded?',
     description:
-      "One market's daily marks over a date range (REST GET /v1/markets/{id}/history): per UTC date the bid/ask prices and sizes, last price, implied probability, volume and open interest, price_as_of (the venue's time of the quote) and how the mark was obtained (venue_snapshot, venue_history from the venue's price-history backfill, carried_forward when a venue failed, editorial_override). Defaults to the 365 days up to the newest mark. Daily marks only: no intraday detail is kept.",
+      "One market's daily marks over a date range (REST GET /v1/markets/{id}/history): per UTC date the bid/ask prices and sizes, last price, implied probability, volume and open interest, price_as_of (the venue's time of the quote) and how the mark was obtained (venue_snapshot, venue_history from the venue's price-history backfill, carried_forward when a venue failed, editorial_override). Defaults to the 365 days up to the newest mark. interval hour: the quote at each hourly refresh (one point per hour a refresh ran; carried_forward when its venue failed), kept for the last 7 days and today by default.",
     input: GetMarketHistoryInput,
     output: MarketHistorySchema,
     run: async (_qs, a, deps) => {
@@ -230,9 +230,9 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
           next_step: `Ask GET /v1/markets/${encodeURIComponent(a.market_id)}/history on the REST API.`,
         };
       }
-      let plan: ReturnType<typeof deps.history.plan>;
+      let plan: Awaited<ReturnType<typeof deps.history.plan>>;
       try {
-        plan = deps.history.plan(a.market_id, { from: a.from, to: a.to });
+        plan = await deps.history.plan(a.market_id, { from: a.from, to: a.to, interval: a.interval });
       } catch (err) {
         if (err instanceof HistoryQueryError) return { found: false, error: err.message, next_step: err.hint };
         throw err;

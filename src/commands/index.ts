@@ -11,6 +11,7 @@ import { serveCommand } from './serve.ts';
 import { simulateCommand } from './simulate.ts';
 import { startCommand } from './start.ts';
 import type { Command } from './types.ts';
+import { venueShapesCommand } from './venue-shapes.ts';
 import { workerCommand } from './worker.ts';
 
 /** Every `pmref` subcommand, in help order. Add a command by adding its file and one line here. */
@@ -27,5 +28,6 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   migrateCommand,
   schemasCommand,
+  venueShapesCommand,
   benchCommand,
 ];

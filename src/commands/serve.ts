@@ -314,6 +314,7 @@ export async function runServer(
     logger,
     limits,
     readiness: { maxAgeMinutes: config.PMREF_READY_MAX_AGE_MINUTES, draining: () => draining },
+    changes: { heartbeatMs: config.PMREF_CHANGES_HEARTBEAT_SECONDS * 1000 },
     ...(httpMetrics ? { metrics: httpMetrics } : {}),
   });
   if (registry) readModelMetrics(registry, () => factsOf(holder));

@@ -1,6 +1,15 @@
 export { blankMarket } from './blank-market.ts';
 export type { Catalyst } from './catalyst.ts';
 export { CatalystSchema } from './catalyst.ts';
+export type { Change, ChangeDetail, ChangeKind, ChangeLink, ChangesPage, NewChange } from './change.ts';
+export {
+  CHANGE_KINDS,
+  ChangeDetailSchema,
+  ChangeKindSchema,
+  ChangeLinkSchema,
+  ChangeSchema,
+  ChangesPageSchema,
+} from './change.ts';
 export type { CatalystDate, Event, LadderDistribution } from './event.ts';
 export { CatalystDateSchema, EVENT_ID_PATTERN, EventIdSchema, EventSchema, LadderDistributionSchema } from './event.ts';
 export type { FeeSchedule } from './fees.ts';
@@ -28,7 +37,7 @@ export {
   questionIdFor,
 } from './ids.ts';
 export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
-export type { Mark, NewMark } from './mark.ts';
+export type { Mark, MarkFacts, NewMark } from './mark.ts';
 export { MarkSchema, VENUE_HISTORY_NOTE } from './mark.ts';
 export type {
   AlsoOn,

@@ -7,13 +7,22 @@
  */
 import { type ZodType, z } from 'zod';
 import { CatalystSchema } from './catalyst.ts';
+import { ChangeSchema } from './change.ts';
 import { EventSchema } from './event.ts';
 import { MarkSchema } from './mark.ts';
 import { MarketSchema } from './market.ts';
 import { ResolutionLogEntrySchema } from './resolution-log.ts';
 import { SignalBulletinSchema } from './signal.ts';
 
-export const RECORD_SCHEMA_NAMES = ['events', 'markets', 'marks', 'resolution_log', 'catalysts', 'signals'] as const;
+export const RECORD_SCHEMA_NAMES = [
+  'events',
+  'markets',
+  'marks',
+  'resolution_log',
+  'catalysts',
+  'signals',
+  'changes',
+] as const;
 export type RecordSchemaName = (typeof RECORD_SCHEMA_NAMES)[number];
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -49,6 +58,12 @@ const RECORDS: Record<RecordSchemaName, { schema: ZodType; title: string; descri
     schema: SignalBulletinSchema,
     title: 'Signal bulletin',
     description: 'One detected, explained market move, with the numbers that triggered it and their provenance.',
+  },
+  changes: {
+    schema: ChangeSchema,
+    title: 'Change',
+    description:
+      'One entry of the sequenced change feed (GET /v1/changes, /v1/changes/stream): dense seq, kind, subject, before/after.',
   },
 };
 

@@ -47,3 +47,9 @@ export const VENUE_HISTORY_NOTE = 'venue price history (daily)';
 
 /** A mark before the store assigns its key. */
 export type NewMark = Omit<Mark, 'mark_id'>;
+
+/**
+ * A mark without its raw venue payload: what everything but the audit trail reads (histories, charts, exports,
+ * signals, the marks feed), so the store need not read or inflate the payload.
+ */
+export type MarkFacts = Omit<Mark, 'raw_payload'>;

@@ -39,27 +39,51 @@ const HISTORY_MARK_FIELDS = {
 /** One day of a market's history: the day's mark (spec §2.3) as stored, without the raw venue payload. */
 export const HistoryPointSchema = MarkSchema.pick(HISTORY_MARK_FIELDS)
   .extend({
-    date: z.iso.date().describe('The UTC date of the mark.'),
-    snapshot_at: dateTime().describe('When pmref read the venue (for history marks: the time of the venue point).'),
+    date: z.iso.date().describe('The UTC date of the mark (interval=hour: the date of the hour).'),
+    hour: z.iso
+      .datetime()
+      .optional()
+      .describe(
+        'interval=hour only: the UTC hour of the point (its start), an hour in which a published refresh ran. ' +
+          'Absent from daily points.',
+      ),
+    snapshot_at: dateTime().describe(
+      'When pmref read the venue (for history marks: the time of the venue point; interval=hour: when that ' +
+        "hour's refresh read it, or for a carried-forward hour when the venue was last read).",
+    ),
     price_as_of: dateTime()
       .nullable()
       .describe("The venue's own time for the quote; null when the venue gave none (as in GET /v1/markets/{id})."),
     obtained: HistoryObtainedSchema,
   })
-  .describe('One daily mark of a market.');
+  .describe('One daily mark of a market, or (interval=hour) its quote as of one hourly refresh.');
 export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
 
-/** `GET /v1/markets/{id}/history` (issue 20, item 1): one market's daily marks over a date range. */
+/** `GET /v1/markets/{id}/history` (issue 20, item 1): one market's daily marks, or hourly quotes, over a range. */
 export const MarketHistorySchema = z
   .object({
     market_id: MarketIdSchema,
-    interval: z.literal('day').describe('One point per UTC date; no intraday detail is kept.'),
-    from: z.iso.date().describe('First date asked for (inclusive).'),
-    to: z.iso.date().describe('Last date asked for (inclusive).'),
-    count: z.number().int().describe('Points in the range: dates with no stored mark have no point.'),
-    points: z.array(HistoryPointSchema).describe('Oldest date first.'),
+    interval: z
+      .enum(['day', 'hour'])
+      .describe(
+        'day: one point per UTC date with a stored mark. hour: one point per hour in which a published refresh ran ' +
+          '(hourly detail is kept for a limited number of days; README "History and retention").',
+      ),
+    from: z
+      .union([z.iso.date(), z.iso.datetime()])
+      .describe('First date (interval=day) or hour (interval=hour, ISO UTC hour start) asked for (inclusive).'),
+    to: z
+      .union([z.iso.date(), z.iso.datetime()])
+      .describe('Last date (interval=day) or hour (interval=hour, ISO UTC hour start) asked for (inclusive).'),
+    count: z
+      .number()
+      .int()
+      .describe('Points in the range: dates with no stored mark, and hours in which no refresh ran, have no point.'),
+    points: z.array(HistoryPointSchema).describe('Oldest first.'),
     _provenance: ProvenanceSchema,
     _notice: NoticeSchema,
   })
-  .describe("A market's daily marks over a date range, each with how it was obtained.");
+  .describe(
+    "A market's daily marks over a date range, or its hourly quotes over an hour range, each with how it was obtained.",
+  );
 export type MarketHistory = z.infer<typeof MarketHistorySchema>;

@@ -414,7 +414,9 @@ export const StatusCheckSchema = z.object({
   name: z
     .string()
     .describe(
-      'store, read_model, pipeline, freshness, rate_limits (with Redis counters), or a venue (venue_a, venue_b).',
+      'store, read_model, pipeline, freshness, rate_limits (with Redis counters), a venue (venue_a, venue_b), or a ' +
+        "venue's drift against its published API document (venue_a.drift, venue_b.drift: informational, never " +
+        'changes state; README, Venue drift watch).',
     ),
   ok: z.boolean(),
   detail: z.string().describe('What was found, in a sentence.'),

@@ -4,7 +4,7 @@
  * schema and the manifest, so the three never disagree. Nested parts of a record (provenance, also_on, the
  * full grade) are JSON text: the files stay flat for DuckDB, pandas and spreadsheets.
  */
-import type { Mark, Market, Venue } from '../domain/index.ts';
+import type { Market, MarkFacts, Venue } from '../domain/index.ts';
 import { priceFacts } from '../serve/index.ts';
 
 /**
@@ -32,7 +32,7 @@ export interface MarketPlace {
 
 /** A mark with its market's venue and event (null when the store holds no such market). */
 export interface MarkRow {
-  mark: Mark;
+  mark: MarkFacts;
   place: MarketPlace | undefined;
 }
 

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Mark, Market } from '../domain/index.ts';
+import type { Market, MarkFacts } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import { type Column, MARK_COLUMNS, MARKET_COLUMNS, type MarketPlace, type MarkRow } from './columns.ts';
 import { type ExportFormat, openSink, PARQUET_CODEC, type SinkResult } from './sinks.ts';
@@ -78,7 +78,12 @@ async function exportMarks(
   const sink = openSink<MarkRow>(opts.format, join(opts.outDir, `marks.${opts.format}`), MARK_COLUMNS);
   let after: { snapshot_date: string; market_id: string } | undefined;
   for (;;) {
-    const page: Mark[] = await store.listMarks({ since: opts.from, limit: opts.pageSize, ...(after ? { after } : {}) });
+    const page: MarkFacts[] = await store.listMarks({
+      since: opts.from,
+      limit: opts.pageSize,
+      ...(after ? { after } : {}),
+      withoutRaw: true,
+    });
     const inRange = page.filter((m) => m.snapshot_date <= opts.to);
     await sink.write(inRange.map((mark) => ({ mark, place: places.get(mark.market_id) })));
     const last = page[page.length - 1];

@@ -16,6 +16,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { HttpMetrics } from '../metrics/index.ts';
 import {
+  ChangeFeed,
   MarketHistoryService,
   MarksFeed,
   QueryService,
@@ -26,6 +27,7 @@ import {
 import { registerSiteBeforeRoutes, registerSiteRoutes } from '../site/index.ts';
 import { methodologyMarkdown, SitePages } from '../site/pages/index.ts';
 import type { Store } from '../store/index.ts';
+import { ChangeStreams } from './change-stream.ts';
 import type { App, AppContext, HttpTick } from './context.ts';
 import { ApiError, type ErrorCode, errorBody, notFound, statusOf } from './errors.ts';
 import { withFastPath } from './fast-path.ts';
@@ -69,7 +71,12 @@ export interface BuildAppOptions {
   readiness?: { maxAgeMinutes?: number; draining?: () => boolean };
   /** Request metrics (PMREF_METRICS_PORT set). Absent: no per-request instrumentation at all. */
   metrics?: HttpMetrics;
+  /** The change stream's heartbeat (default 15 s, PMREF_CHANGES_HEARTBEAT_SECONDS) and replay bound (tests). */
+  changes?: { heartbeatMs?: number; replayBound?: number };
 }
+
+/** The default of PMREF_CHANGES_HEARTBEAT_SECONDS, for apps built without a configuration. */
+const DEFAULT_CHANGES_HEARTBEAT_SECONDS = 15;
 
 /** The default of PMREF_READY_MAX_AGE_MINUTES (config.ts says why), for apps built without a configuration. */
 const DEFAULT_READY_MAX_AGE_MINUTES = 180;
@@ -206,6 +213,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     }
     return tickCache.tick;
   };
+  const changeFeed = new ChangeFeed(opts.store, opts.readModel, { clock, origin: opts.config.origin });
+  const changeStreams = new ChangeStreams(changeFeed, {
+    heartbeatMs: opts.changes?.heartbeatMs ?? DEFAULT_CHANGES_HEARTBEAT_SECONDS * 1000,
+    ...(opts.changes?.replayBound === undefined ? {} : { replayBound: opts.changes.replayBound }),
+  });
   const ctx: AppContext = {
     query: new QueryService(opts.readModel, clock),
     status: new StatusService(opts.store, opts.readModel, {
@@ -217,6 +229,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     }),
     marks: new MarksFeed(opts.store, opts.readModel, { clock, origin: opts.config.origin }),
     history: new MarketHistoryService(opts.store, opts.readModel),
+    changes: changeFeed,
+    changeStreams,
     keys: new KeyRegistry(opts.store, clock),
     limits,
     clock,
@@ -237,6 +251,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const knownPaths = new KnownPaths();
   const draining = opts.readiness?.draining ?? (() => false);
   const holder = opts.readModel instanceof ReadModelHolder ? opts.readModel : null;
+  // Change streams hear of new changes when the holder looks for a new generation (its poll, Redis announcements).
+  const stopWatchingChanges = holder ? holder.onRefresh(() => void changeFeed.check()) : () => {};
   const readiness: ReadinessOptions = {
     maxAgeMinutes: opts.readiness?.maxAgeMinutes ?? DEFAULT_READY_MAX_AGE_MINUTES,
     draining,
@@ -311,6 +327,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   );
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('keyed', false);
+  app.decorate('changeStreams', changeStreams);
+  // Open change streams never end on their own: a graceful stop ends them first, so the drain does not wait on them.
+  app.addHook('preClose', (done) => {
+    stopWatchingChanges();
+    changeStreams.closeAll();
+    done();
+  });
 
   app.addHook('onRoute', (route) => knownPaths.add(route.url, route.method));
 

@@ -2,8 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { MarketHistoryService, MarksFeed, QueryService, StatusService } from '../serve/index.ts';
+import type { ChangeFeed, MarketHistoryService, MarksFeed, QueryService, StatusService } from '../serve/index.ts';
 import type { SitePages } from '../site/pages/index.ts';
+import type { ChangeStreams } from './change-stream.ts';
 import type { KeyRegistry } from './keys.ts';
 import type { Limits, Tick } from './limits.ts';
 
@@ -28,6 +29,10 @@ export interface AppContext {
   marks: MarksFeed;
   /** `GET /v1/markets/{id}/history`: one market's daily marks, read from the store. */
   history: MarketHistoryService;
+  /** `GET /v1/changes`: the sequenced change feed, a live, paged store query (issue 20). */
+  changes: ChangeFeed;
+  /** `GET /v1/changes/stream`: the open server-sent event streams of the change feed. */
+  changeStreams: ChangeStreams;
   keys: KeyRegistry;
   limits: Limits;
   clock: () => Date;
@@ -47,5 +52,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** True when the request carried a valid API key. */
     keyed: boolean;
+  }
+  interface FastifyInstance {
+    /** The open change streams (`/v1/changes/stream`): how many, for tests and operators. */
+    changeStreams: ChangeStreams;
   }
 }

@@ -27,6 +27,7 @@ export class PipelineMetrics {
   private readonly venueErrors: Counter<'venue'>;
   private readonly venueRequests: Counter<'venue'>;
   private readonly venueRetries: Counter<'venue'>;
+  private readonly venueDrift: Gauge<'venue' | 'kind'>;
 
   constructor(
     registry: Registry,
@@ -100,6 +101,12 @@ export class PipelineMetrics {
       labelNames: ['venue'] as const,
       registers,
     });
+    this.venueDrift = new Gauge({
+      name: 'pmref_venue_drift_fields',
+      help: "Distinct fields (record, field) of the latest watched pull of each venue that departed from the venue's published OpenAPI document, by kind (unknown_field, missing_required, type_mismatch, pagination).",
+      labelNames: ['venue', 'kind'] as const,
+      registers,
+    });
   }
 
   /** Records every run of an ingest (the simulated source runs one per snapshot). */
@@ -134,6 +141,7 @@ export class PipelineMetrics {
       // Not in every summary: only a series for what a summary reported, so an absent series means unknown.
       if (v.requests !== undefined) this.venueRequests.inc({ venue }, v.requests);
       if (v.retries !== undefined) this.venueRetries.inc({ venue }, v.retries);
+      for (const [kind, n] of Object.entries(v.drift?.kinds ?? {})) this.venueDrift.set({ venue, kind }, n.fields);
     }
   }
 }

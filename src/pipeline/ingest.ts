@@ -105,7 +105,10 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   }
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
 
-  const full = options.incremental === false ? { incremental: false } : {};
+  const full = {
+    ...(options.incremental === false ? { incremental: false } : {}),
+    hourlyRetentionDays: config.PMREF_HOURLY_RETENTION_DAYS,
+  };
   if (source === 'simulated' && options.perturb) {
     const result = await refreshSimulated({
       store,

@@ -23,8 +23,17 @@
  * back (a venue, its order books or series, spot, history, editorial) is `partial` and lists the parts in
  * `degraded`.
  */
-import { DEFAULT_VENUE_B_CLOB_URL } from '../config.ts';
-import type { Event, Mark, Market, NewMark, NewResolutionLogEntry, Venue } from '../domain/index.ts';
+import { DEFAULT_HOURLY_RETENTION_DAYS, DEFAULT_VENUE_B_CLOB_URL } from '../config.ts';
+import type {
+  Event,
+  Mark,
+  Market,
+  MarkFacts,
+  NewMark,
+  NewResolutionLogEntry,
+  SignalBulletin,
+  Venue,
+} from '../domain/index.ts';
 import { isPastClose, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
@@ -32,8 +41,10 @@ import { createVenueHttp } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
 import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
+import { changesOf } from './changes.ts';
 import { diffMarkets } from './diff.ts';
 import { type EditorialFunctions, markSummaries, runEditorialStage, type StageItem } from './editorial-stage.ts';
+import { hourlyMarksOf, hourlyPruneBefore } from './hourly-marks.ts';
 import {
   type IncrementalState,
   type RawMemo,
@@ -100,6 +111,11 @@ export interface RunPipelineOptions {
   onProgress?: ProgressListener;
   /** History backfill settings, or false to skip the stage. */
   backfill?: BackfillSettings | false;
+  /**
+   * Days of hourly history detail kept (PMREF_HOURLY_RETENTION_DAYS; default 7; 0 keeps none): the publish writes
+   * the changed quotes of this hour and deletes hours before the window (hourly-marks.ts).
+   */
+  hourlyRetentionDays?: number;
   /** Signals, catalysts, screens (DESIGN.md §4 step 7): computed before the publish, written by it. */
   afterWrite?: (ctx: AfterWriteContext) => Promise<AfterWriteResult>;
   /**
@@ -119,6 +135,8 @@ function venueSummary(outcome: VenueOutcome, stored: number): VenueRunSummary {
     // What the pull cost the venue (HTTP requests and retries; absent for sources that make none, e.g. a folder).
     ...(outcome.pull.requests === undefined ? {} : { requests: outcome.pull.requests }),
     ...(outcome.pull.retries === undefined ? {} : { retries: outcome.pull.retries }),
+    // Drift against the venue's published document (src/venues/drift): counted per run, shown by /v1/status.
+    ...(outcome.pull.drift === undefined ? {} : { drift: outcome.pull.drift }),
   };
 }
 
@@ -195,7 +213,7 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
 
 const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
 
-const byDateThenMarket = (a: Mark, b: Mark) => {
+const byDateThenMarket = (a: MarkFacts, b: MarkFacts) => {
   const x = markKey(a);
   const y = markKey(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -217,6 +235,7 @@ function datesBetween(from: string, to: string): string[] {
  * precedence: upsert today's, insert staged only where nothing is stored). Published marks of today are the
  * latest marks dated today, already read at the start of the run (`latest`; no mark is dated after today
  * unless a run ran at a later clock, when they are read again): only the earlier dates are read here.
+ * Without raw venue payloads (the signals read none): the store neither reads nor inflates them.
  */
 async function marksAfterPublish(
   store: Store,
@@ -226,23 +245,32 @@ async function marksAfterPublish(
   latest: ReadonlyMap<string, Mark>,
 ) {
   const todayDate = today[0]?.snapshot_date;
-  const readPublished = async (): Promise<Mark[]> => {
+  const readPublished = async (): Promise<MarkFacts[]> => {
     const latestList = [...latest.values()];
     if (todayDate === undefined || since > todayDate || latestList.some((m) => m.snapshot_date > todayDate))
-      return store.listMarks({ since });
+      return store.listMarks({ since, withoutRaw: true });
     const dates = datesBetween(since, todayDate);
-    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates }) : [];
-    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate)];
+    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, withoutRaw: true }) : [];
+    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(factsOf)];
   };
-  const [published, staged] = await Promise.all([readPublished(), store.listStagedMarks(runId, { since })]);
-  const byKey = new Map<string, Mark>();
+  const [published, staged] = await Promise.all([
+    readPublished(),
+    store.listStagedMarks(runId, { since, withoutRaw: true }),
+  ]);
+  const byKey = new Map<string, MarkFacts>();
   for (const m of published) byKey.set(markKey(m), m);
   for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), { mark_id: 0, ...m });
   for (const m of today) {
     if (m.snapshot_date < since) continue;
-    byKey.set(markKey(m), { mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m });
+    byKey.set(markKey(m), factsOf({ mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m }));
   }
   return [...byKey.values()].sort(byDateThenMarket);
+}
+
+/** A mark without its raw venue payload. */
+function factsOf(mark: Mark): MarkFacts {
+  const { raw_payload: _raw, ...facts } = mark;
+  return facts;
 }
 
 /**
@@ -263,6 +291,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   const now = options.clock().toISOString();
   const today = utcDate(now);
   const lastPublished = await store.lastRun({ published: true });
+  const retentionDays = options.hourlyRetentionDays ?? DEFAULT_HOURLY_RETENTION_DAYS;
   const handle = await store.beginRun(options.source, now, currentOwner());
   const runId = handle.run_id;
   const fallbacks: string[] = [];
@@ -511,23 +540,37 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const markets = mergeById(stage.changedMarkets, aw?.markets ?? [], (m) => m.market_id);
     const { generation } = await store.publishRun(
       runId,
-      async (tx) => {
+      async (tx, publishing) => {
         await meter.partAsync('publish.events', () => tx.upsertEvents(events));
         await meter.partAsync('publish.markets', () => tx.upsertMarkets(markets));
-        await tx.appendLog(logEntries);
+        const logged = await tx.appendLogEntries(logEntries);
         await meter.partAsync('publish.marks', () => tx.upsertMarks(allMarks));
         await tx.publishStagedMarks(runId);
-        let newSignals = 0;
+        // Hourly detail (issue 20): this hour's changed quotes, and the hours past retention dropped, with the run.
+        const hourly = { retention_days: retentionDays, rows: 0, pruned: 0 };
+        if (retentionDays > 0) hourly.rows = await tx.upsertHourlyMarks(hourlyMarksOf(allMarks, latest, now));
+        hourly.pruned = await tx.pruneHourlyMarks(hourlyPruneBefore(now, retentionDays));
+        let newSignals: SignalBulletin[] = [];
         if (aw) {
           await tx.replaceCatalysts(aw.catalysts);
           if (aw.spot.length > 0) await tx.insertSpot(aw.spot);
-          newSignals = await tx.insertSignals(aw.signals);
+          newSignals = await tx.insertNewSignals(aw.signals);
         }
+        // The change feed (issue 20), numbered in this transaction: visible with the generation, never without.
+        const changes = changesOf({
+          before: storedMarkets,
+          written: markets,
+          log: logged,
+          newSignals,
+          generation: publishing,
+          publishedAt: options.clock().toISOString(),
+        });
+        await meter.partAsync('publish.changes', () => tx.appendChanges(changes));
         onProgress?.({ stage: 'write', done: 1, total: 1 });
         onProgress?.({ stage: 'publish', done: 0, total: 1 });
-        return { newSignals };
+        return { newSignals: newSignals.length, hourly };
       },
-      ({ newSignals }) => {
+      ({ newSignals, hourly }) => {
         if (afterWrite) summary.after_write = afterWrite.report(newSignals);
         lap('publish');
         const total = meter.total();
@@ -538,6 +581,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         const stored = {
           ...summary,
           backfill: backfill ? { ...summary.backfill, pending_market_ids: backfill.pending_market_ids } : null,
+          // Read back by the hourly history: which retention this publish kept (Store.runHours).
+          hourly,
         };
         return { status, summary: stored, finishedAt: options.clock().toISOString() };
       },
@@ -673,7 +718,7 @@ async function runBackfill(
   const known =
     maxCalls === 0 ? [] : targets.filter((t) => input.latest.has(t.market.market_id)).map((t) => t.market.market_id);
   for (let i = 0; i < known.length; i += 500) {
-    for (const mark of await options.store.listMarks({ marketIds: known.slice(i, i + 500) })) {
+    for (const mark of await options.store.listMarks({ marketIds: known.slice(i, i + 500), withoutRaw: true })) {
       const set = existing.get(mark.market_id) ?? new Set<string>();
       set.add(mark.snapshot_date);
       existing.set(mark.market_id, set);

@@ -50,6 +50,8 @@ export interface SimulatedIngestOptions {
   now?: () => Date;
   /** False: every run re-derives every event (runPipeline `incremental`); default true. */
   incremental?: boolean;
+  /** Days of hourly history detail kept (runPipeline `hourlyRetentionDays`, PMREF_HOURLY_RETENTION_DAYS). */
+  hourlyRetentionDays?: number;
 }
 
 export interface SimulatedIngestResult {
@@ -183,6 +185,7 @@ export async function refreshSimulated(options: SimulatedRefreshOptions): Promis
             backfill: { maxCalls: null, days: manifest.days, concurrency: 8 },
             afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
             ...(options.incremental === false ? { incremental: false } : {}),
+            ...(options.hourlyRetentionDays === undefined ? {} : { hourlyRetentionDays: options.hourlyRetentionDays }),
             ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),
           }),
         );
@@ -248,6 +251,7 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
           venues: simVenues(server, logger),
           backfill: { maxCalls: options.deferHistory ? 0 : null, days: manifest.days, concurrency: 8 },
           ...(options.incremental === false ? { incremental: false } : {}),
+          ...(options.hourlyRetentionDays === undefined ? {} : { hourlyRetentionDays: options.hourlyRetentionDays }),
           // Spot, catalysts, screens and signals once, after the newest snapshot is written.
           ...(index === todo.length - 1 ? { afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }) } : {}),
           ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),

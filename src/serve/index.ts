@@ -1,3 +1,12 @@
+export {
+  CHANGES_DEFAULT_LIMIT,
+  CHANGES_MAX_LIMIT,
+  CHANGES_REPLAY_BOUND,
+  ChangeFeed,
+  ChangesQueryError,
+  parseSeq,
+  resumeUrlFor,
+} from './change-feed.ts';
 export { collectGarbage } from './gc.ts';
 export type { ContentEncoding } from './json-bytes.ts';
 export {

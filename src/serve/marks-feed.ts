@@ -67,11 +67,6 @@ function decodeCursor(raw: Raw): Key | undefined {
   return { snapshot_date: date, market_id: market };
 }
 
-function served(mark: Mark): ServedMark {
-  const { raw_payload: _raw, ...rest } = mark;
-  return rest;
-}
-
 export class MarksFeed {
   constructor(
     private readonly store: Store,
@@ -94,10 +89,11 @@ export class MarksFeed {
         since: sinceIso.slice(0, 10),
         limit: want,
         ...(after ? { after } : {}),
+        withoutRaw: true,
       });
       exhausted = rows.length < want;
       for (const m of rows) {
-        if (model.marketById.has(m.market_id) && Date.parse(m.snapshot_at) >= since.getTime()) marks.push(served(m));
+        if (model.marketById.has(m.market_id) && Date.parse(m.snapshot_at) >= since.getTime()) marks.push(m);
       }
       const last = rows[rows.length - 1];
       if (last) after = { snapshot_date: last.snapshot_date, market_id: last.market_id };

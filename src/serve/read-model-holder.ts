@@ -62,6 +62,7 @@ export class ReadModelHolder implements ReadModelSource {
   /** The latest background pack write (settled: failures go to onError). */
   private packWrite: Promise<void> = Promise.resolve();
   private state: ServedState;
+  private readonly refreshListeners = new Set<() => void>();
 
   private constructor(
     private readonly store: Store,
@@ -153,6 +154,7 @@ export class ReadModelHolder implements ReadModelSource {
    * rebuild. Resolves true when a new model was swapped in.
    */
   refresh(force = false): Promise<boolean> {
+    for (const listener of this.refreshListeners) listener();
     this.building ??= this.rebuildIfStale(force).finally(() => {
       this.building = null;
     });
@@ -185,6 +187,16 @@ export class ReadModelHolder implements ReadModelSource {
       this.opts.onError?.(err);
       return false;
     }
+  }
+
+  /**
+   * Calls `listener` each time the holder is asked to look for a new generation (a poll tick, a Redis announcement),
+   * before and whatever the rebuild: the change feed (issue 20) reads its newest seq then, without waiting for a
+   * model that takes seconds to build. Returns the unsubscribe.
+   */
+  onRefresh(listener: () => void): () => void {
+    this.refreshListeners.add(listener);
+    return () => this.refreshListeners.delete(listener);
   }
 
   /** Polls the store's generation every `everyMs` (replicas without Redis learn of new runs this way). */

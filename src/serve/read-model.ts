@@ -9,9 +9,9 @@ import {
   DATA_SOURCES,
   type DataSource,
   type Event,
-  type Mark,
   type Market,
   type MarketVenueRefs,
+  type MarkFacts,
   type Notice,
   type ResolutionLogEntry,
   type SignalBulletin,
@@ -386,7 +386,7 @@ async function readMarks(store: Store, dates: readonly string[]) {
   const priorVolumes = new Map<string, number | null>();
   /** Top-of-book ask sizes of the latest marks that have any (few do): the depth a cross-venue spread needs. */
   const askDepth = new Map<string, AskDepth>();
-  const latest = (m: Mark): void => {
+  const latest = (m: MarkFacts): void => {
     prices.set(m.market_id, priceFacts(m));
     if (m.yes_ask_size_usd !== null || m.no_ask_size_usd !== null) {
       askDepth.set(m.market_id, { yes_ask_size_usd: m.yes_ask_size_usd, no_ask_size_usd: m.no_ask_size_usd });
@@ -400,9 +400,10 @@ async function readMarks(store: Store, dates: readonly string[]) {
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i += MARK_CHUNK) {
     const chunk = ids.slice(i, i + MARK_CHUNK);
-    const marks = await store.listMarks({
+    const marks: MarkFacts[] = await store.listMarks({
       marketIds: chunk,
       snapshotDates: prior === undefined ? [day] : [day, prior],
+      withoutRaw: true,
     });
     for (const m of marks) {
       if (m.snapshot_date === day) {
@@ -417,7 +418,7 @@ async function readMarks(store: Store, dates: readonly string[]) {
   }
   // Markets without a mark on the latest date: their own latest mark (listMarks is ordered by date).
   for (let i = 0; i < missing.length; i += MARK_CHUNK) {
-    for (const m of await store.listMarks({ marketIds: missing.slice(i, i + MARK_CHUNK) })) latest(m);
+    for (const m of await store.listMarks({ marketIds: missing.slice(i, i + MARK_CHUNK), withoutRaw: true })) latest(m);
   }
   return { prices, dayMarks, priorVolumes, askDepth };
 }

@@ -45,13 +45,13 @@ export const NO_PRICE: PriceFacts = {
  * §2.3), so when the venue gave none the pipeline stores the pull time and its provenance says so (`imputed`);
  * that time is ours, not the venue's, and is served as null (issue 15). `last_checked_at` carries the pull time.
  */
-export function venueQuoteTime(mark: Mark): string | null {
+export function venueQuoteTime(mark: Omit<Mark, 'raw_payload'>): string | null {
   const source = mark.field_provenance.source_updated_at?.source;
   return source === 'imputed' || source === 'null_by_venue_limitation' ? null : mark.source_updated_at;
 }
 
 /** Price fields from a mark. For binaries the implied probability is the last price (spec §2.3). */
-export function priceFacts(mark: Mark | undefined): PriceFacts {
+export function priceFacts(mark: Omit<Mark, 'raw_payload'> | undefined): PriceFacts {
   if (!mark) return NO_PRICE;
   const last = mark.yes_last_price;
   return {

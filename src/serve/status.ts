@@ -13,6 +13,13 @@
  *   serves an older generation than the store holds (a rebuild is due or under way);
  * - **ok** otherwise. degraded wins over stale.
  *
+ * Venue drift (issue 20) is informational: a `<venue>.drift` check per venue the last finished run watched,
+ * `ok: false` when that pull's responses departed from the venue's published OpenAPI document (unknown fields,
+ * missing required fields, changed types, pagination), with the counts and the most frequent finding. It does
+ * not change `state`: the data was read and normalized (the adapters accept every recorded form), and the real
+ * venues already depart from the documents we hold, so a drift-degraded status would never be ok. It is the
+ * early warning that a venue changed its API, seen the day it happens rather than as missing data later.
+ *
  * Simulated data is a fixed universe whose runs carry the simulated clock, so its age is not judged.
  */
 import type { RunStatus, ServiceStatus } from '../domain/index.ts';
@@ -101,6 +108,34 @@ function venueChecks(last: PipelineRun | null): Check[] {
   );
 }
 
+/** One informational check per venue whose pull was watched for drift (see the module comment). */
+function driftChecks(last: PipelineRun | null): Check[] {
+  const venues = last?.summary.venues ?? {};
+  const out: Check[] = [];
+  for (const [venue, v] of Object.entries(venues)) {
+    const d = v?.drift;
+    if (!d) continue;
+    const k = d.kinds;
+    const distinct = k.unknown_field.fields + k.missing_required.fields + k.type_mismatch.fields + k.pagination.fields;
+    const checked = `run ${last?.run_id} checked ${d.checked.records} records (${d.checked.shapes} distinct field sets) against ${d.document}`;
+    if (distinct === 0) {
+      out.push({ name: `${venue}.drift`, ok: true, detail: `${checked}: no drift` });
+      continue;
+    }
+    const top = d.examples[0];
+    const most = top ? `; most frequent: ${top.record}.${top.field} ${top.kind} in ${top.records} records` : '';
+    out.push({
+      name: `${venue}.drift`,
+      ok: false,
+      detail:
+        `${checked}: ${k.unknown_field.fields} unknown fields, ${k.missing_required.fields} missing required fields, ` +
+        `${k.type_mismatch.fields} changed types, ${k.pagination.fields} pagination findings, in ${d.records_with_drift} records${most} ` +
+        '(informational: the data was read)',
+    });
+  }
+  return out;
+}
+
 function freshnessCheck(inputs: StatusInputs, published: PipelineRun | null): Check {
   if (inputs.model.dataSource === 'simulated') {
     return { name: 'freshness', ok: true, detail: 'simulated data: a fixed universe, its age is not judged' };
@@ -146,7 +181,8 @@ export function serviceStatus(inputs: StatusInputs): ServiceStatus {
       store.last?.status === 'running' || store.last?.status === 'aborted' ? store.lastPublished : store.last;
     const venues = venueChecks(finished);
     degraded ||= !pipeline.ok || venues.some((c) => !c.ok);
-    checks.push(pipeline, ...venues);
+    // Drift is informational (see the module comment): listed, never a reason for degraded.
+    checks.push(pipeline, ...venues, ...driftChecks(finished));
     const freshness = freshnessCheck(inputs, store.lastPublished);
     stale ||= !freshness.ok;
     checks.push(freshness);

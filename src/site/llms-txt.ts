@@ -45,6 +45,8 @@ ${simulated}
 - ${o}/v1/questions/{id} : one cross-venue pair side by side, with a word diff of the two rule texts
 - ${o}/v1/stats : markets by venue × grade × commitment subtype × category, linked pairs by relation, dispute rates by grade
 - ${o}/v1/marks?since=<ISO> : marks feed, daily marks written or updated since a moment (cursor, limit ≤ 2000); not cached
+- ${o}/v1/changes?after=<seq> : sequenced change feed (lifecycle log entries, grade changes, new markets, new and changed cross-venue links, new signals), dense seq shared by every replica (limit ≤ 1000); not cached
+- ${o}/v1/changes/stream : the same feed as server-sent events (id = seq; resumes from Last-Event-ID; heartbeats; event: reset when too far behind)
 - ${o}/v1/status : operational state (ok, degraded or stale), its checks and the latest pipeline runs; not cached
 - POST ${o}/v1/keys {"email": …} : free key
 

@@ -41,6 +41,15 @@ const probeHeaders = {
   'X-Request-Id': dataHeaders['X-Request-Id'],
 };
 
+/** Operations whose 200 is a server-sent event stream (issue 20), not JSON. */
+const EVENT_STREAMS = new Set(['streamChanges']);
+const streamExample =
+  'retry: 3000\n: changes after 41\n\n' +
+  'id: 42\nevent: change\ndata: {"seq":42,"kind":"lifecycle","market_id":"SVC-MKT-0A1B2C3D4E","event_id":"SVC-EVT-0A1B2C3D4E",' +
+  '"signal_slug":null,"generation":7,"published_at":"2026-11-22T09:00:58.000Z","detail":{"event_type":"resolved",' +
+  '"log_id":311,"occurred_at":"2026-11-22T08:59:00.000Z","from":"closed","to":"YES"}}\n\n' +
+  ': heartbeat\n\n';
+
 /** Registers @fastify/swagger. Must run before any route is added. */
 export async function registerOpenApiGenerator(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
@@ -72,6 +81,7 @@ export async function registerOpenApiGenerator(app: FastifyInstance, opts: OpenA
         { name: 'signals' },
         { name: 'spot' },
         { name: 'questions' },
+        { name: 'changes' },
         { name: 'keys' },
       ],
     },
@@ -101,7 +111,19 @@ export function decorateDocument(doc: Json, live: Record<string, unknown>): Json
           };
         }
         if (Object.keys(headers).length > 0) response.headers = headers;
-        const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        const content = response.content as Record<string, Json> | undefined;
+        if (content && code === 200 && EVENT_STREAMS.has(String(op.operationId))) {
+          // A stream's 200 is text/event-stream; the route's zod schema can only describe it as a string.
+          const { 'application/json': json, ...rest } = content;
+          response.content = { ...rest, 'text/event-stream': { ...json, example: streamExample } };
+          const { ETag: _none, ...streamHeaders } = headers;
+          response.headers = {
+            ...streamHeaders,
+            'Cache-Control': { description: 'no-store: a live stream.', schema: { type: 'string' } },
+          };
+          continue;
+        }
+        const media = content?.['application/json'];
         if (!media) continue;
         const example =
           code >= 400

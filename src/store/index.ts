@@ -112,6 +112,8 @@ function quoteIdent(name: string): string {
   return name;
 }
 
+export type { HourKey, HourlyMark } from './hourly-codec.ts';
+export { addHours, hourKeyOf, hourlyRetentionStart, hourStartMs } from './hourly-codec.ts';
 export { MIGRATIONS } from './migrations.ts';
 export type { SqlStoreOptions } from './sql-store.ts';
 export { SqlStore } from './sql-store.ts';
@@ -123,6 +125,7 @@ export type {
   PipelineRun,
   RunFinish,
   RunHandle,
+  RunHour,
   RunningRun,
   RunOwner,
   RunWrite,

@@ -5,7 +5,7 @@
  * switched on `engine`.
  */
 import { randomUUID } from 'node:crypto';
-import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import { migrateToTypedStorage } from './migration-0006.ts';
 import type { StoreEngine } from './types.ts';
 
@@ -73,6 +73,32 @@ const storeMetaGuardsPostgres = [
 ];
 
 /**
+ * `changes` (migration 0007) is append-only: the resolution_log guards of 0001 and 0003 (UPDATE, DELETE, and on
+ * SQLite an insert over an existing seq, which is how REPLACE would rewrite a row), plus TRUNCATE on PostgreSQL.
+ */
+const changeGuardsSqlite = [
+  sql`CREATE TRIGGER changes_no_update BEFORE UPDATE ON changes
+      BEGIN SELECT RAISE(ABORT, 'changes is append-only: UPDATE rejected'); END`,
+  sql`CREATE TRIGGER changes_no_delete BEFORE DELETE ON changes
+      BEGIN SELECT RAISE(ABORT, 'changes is append-only: DELETE rejected'); END`,
+  sql`CREATE TRIGGER changes_no_replace BEFORE INSERT ON changes
+      WHEN EXISTS (SELECT 1 FROM changes WHERE seq = NEW.seq)
+      BEGIN SELECT RAISE(ABORT, 'changes is append-only: INSERT over an existing entry rejected'); END`,
+];
+
+const changeGuardsPostgres = [
+  sql`CREATE FUNCTION changes_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'changes is append-only: % rejected', TG_OP USING ERRCODE = 'restrict_violation';
+      END
+      $$`,
+  sql`CREATE TRIGGER changes_no_update_delete BEFORE UPDATE OR DELETE ON changes
+      FOR EACH ROW EXECUTE FUNCTION changes_append_only()`,
+  sql`CREATE TRIGGER changes_no_truncate BEFORE TRUNCATE ON changes
+      FOR EACH STATEMENT EXECUTE FUNCTION changes_append_only()`,
+];
+
+/**
  * Whole records are 1–4 KB of JSON, so PostgreSQL compresses them into TOAST on every write. Its default
  * (pglz) made that the slowest part of a 40,000-market upsert; lz4 roughly halves it. Servers built
  * without lz4 keep the default.
@@ -85,6 +111,36 @@ async function compressRecordsWithLz4(db: Kysely<unknown>): Promise<void> {
     await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN record SET COMPRESSION lz4`.execute(db);
   }
 }
+
+/** The columns migration 0008 creates for `hourly_marks`, frozen (hourly-codec.ts HOURLY_COLUMNS must match). */
+export const FROZEN_0008_HOURLY_COLUMNS: ReadonlyArray<{
+  name: string;
+  type: 'text' | 'bigint' | 'double precision' | 'smallint';
+  notNull?: true;
+}> = [
+  { name: 'market_id', type: 'text', notNull: true },
+  { name: 'snapshot_hour', type: 'text', notNull: true },
+  { name: 'snapshot_offset_ms', type: 'bigint', notNull: true },
+  { name: 'quote_lag_ms', type: 'bigint' },
+  ...[
+    'yes_bid',
+    'yes_ask',
+    'no_bid',
+    'no_ask',
+    'yes_bid_size_usd',
+    'yes_ask_size_usd',
+    'no_bid_size_usd',
+    'no_ask_size_usd',
+    'yes_last_price',
+    'implied_probability',
+    'mid',
+    'spread',
+    'volume_24h_usd',
+    'volume_total_usd',
+    'open_interest_usd',
+  ].map((name) => ({ name, type: 'double precision' as const })),
+  { name: 'stale_flag', type: 'smallint' },
+];
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -294,5 +350,48 @@ export const MIGRATIONS: readonly Migration[] = [
     // a content table, their bodies compressed; existing rows are converted (migration-0006.ts).
     version: '0006_typed_marks_content',
     up: migrateToTypedStorage,
+  },
+  {
+    // Issue 20: the sequenced change feed. One row per change a publish makes visible, written in the publish
+    // transaction. `seq` is the key and is assigned by the store (SqlTx.appendChanges: the last seq + 1, under a
+    // table lock), not by an identity sequence: PostgreSQL sequences are not transactional, so a rolled-back
+    // publish would leave holes, and a client could no longer tell a missed change from a skipped number. The
+    // table is append-only like resolution_log, with the same guards on both engines.
+    version: '0007_change_feed',
+    async up(db, engine) {
+      await db.schema
+        .createTable('changes')
+        .addColumn('seq', engine === 'sqlite' ? 'integer' : 'bigint', (c) => c.primaryKey())
+        .addColumn('generation', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('record', 'text', (c) => c.notNull())
+        .execute();
+      for (const statement of engine === 'sqlite' ? changeGuardsSqlite : changeGuardsPostgres) {
+        await statement.execute(db);
+      }
+    },
+  },
+  {
+    // Issue 20: hourly detail for `GET /v1/markets/{id}/history?interval=hour`. A refresh writes a row only for a
+    // market whose observed quote changed since its previous mark (src/pipeline/hourly-marks.ts), in its publish
+    // transaction, and deletes rows older than PMREF_HOURLY_RETENTION_DAYS there too. Typed columns
+    // (hourly-codec.ts), no raw payload, no provenance; the key is (market_id, snapshot_hour), which also serves one
+    // market's hours in order. The columns are written out here (not read from HOURLY_COLUMNS at run time) so a later
+    // change to the codec cannot change what this version created.
+    version: '0008_hourly_marks',
+    async up(db, engine) {
+      let table = db.schema.createTable('hourly_marks') as CreateTableBuilder<string, string>;
+      for (const column of FROZEN_0008_HOURLY_COLUMNS) {
+        table = table.addColumn(column.name, column.type, (c) => (column.notNull ? c.notNull() : c));
+      }
+      table = table.addPrimaryKeyConstraint('hourly_marks_pk', ['market_id', 'snapshot_hour']);
+      // SQLite: the rows live in the key's b-tree instead of beside a copy of the key (about 40 bytes a row less).
+      await (engine === 'sqlite' ? table.modifyEnd(sql`WITHOUT ROWID`) : table).execute();
+      // Pruning deletes by hour across markets.
+      await db.schema.createIndex('hourly_marks_hour').on('hourly_marks').column('snapshot_hour').execute();
+      // The history's grid reads the runs of an hour range (Store.runHours): a year of hourly runs is 8,760 rows
+      // of multi-KB summaries, too many to scan per request.
+      await db.schema.createIndex('pipeline_runs_started').on('pipeline_runs').column('started_at').execute();
+    },
   },
 ];

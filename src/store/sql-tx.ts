@@ -3,17 +3,20 @@
  * upsert is a few hundred statements, not 40,000. `SqlTx` runs on whatever kysely handle it is given;
  * the store hands it a transaction.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type {
   Catalyst,
   Event,
   Market,
+  NewChange,
   NewMark,
   NewResolutionLogEntry,
+  ResolutionLogEntry,
   SignalBulletin,
   SpotRow,
 } from '../domain/index.ts';
 import { ContentWriter } from './content-store.ts';
+import { HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyRowOf } from './hourly-codec.ts';
 import { MARK_COLUMN_NAMES, type MarkRow, splitMarks } from './mark-codec.ts';
 import { EVENT_LAYOUT, MARKET_LAYOUT, partColumn, splitRecord } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
@@ -163,6 +166,46 @@ export class SqlTx implements StoreTx {
     return rows.length;
   }
 
+  async appendLogEntries(entries: readonly NewResolutionLogEntry[]): Promise<ResolutionLogEntry[]> {
+    const stored = entries.map((entry) => {
+      const { log_id: _ignored, ...rest } = entry as NewResolutionLogEntry & { log_id?: number };
+      return rest;
+    });
+    const ids: number[] = [];
+    for (const chunk of chunksFor(this.ctx.engine, stored, 5)) {
+      const rows = chunk.map((e) => ({
+        market_id: e.market_id,
+        event_type: e.event_type,
+        occurred_at: e.occurred_at,
+        recorded_at: e.recorded_at,
+        record: JSON.stringify(e),
+      }));
+      const returned = await this.db.insertInto('resolution_log').values(rows).returning('log_id').execute();
+      // Both engines number a multi-row insert in row order; RETURNING's own order is not promised, so sort.
+      ids.push(...returned.map((r) => Number(r.log_id)).sort((a, b) => a - b));
+    }
+    return stored.map((e, i) => ({ log_id: ids[i] ?? 0, ...e }));
+  }
+
+  async appendChanges(changes: readonly NewChange[]): Promise<number> {
+    if (changes.length === 0) return 0;
+    // Serializes appenders until commit, so seqs are dense and become visible in order. EXCLUSIVE mode lets
+    // plain SELECTs through (the feed keeps answering during a publish). SQLite has one writer at a time anyway.
+    if (this.ctx.engine === 'postgres') await sql`LOCK TABLE changes IN EXCLUSIVE MODE`.execute(this.db);
+    const last = await this.db
+      .selectFrom('changes')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirst();
+    let seq = Number(last?.seq ?? 0);
+    const rows = changes.map((change) => {
+      const { seq: _ignored, ...rest } = change as NewChange & { seq?: number };
+      return { seq: ++seq, generation: rest.generation, kind: rest.kind, record: JSON.stringify(rest) };
+    });
+    for (const chunk of chunksFor(this.ctx.engine, rows, 4))
+      await this.db.insertInto('changes').values(chunk).execute();
+    return rows.length;
+  }
+
   async upsertMarks(marks: readonly NewMark[]): Promise<void> {
     const unique = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`);
     for (const chunk of chunksFor(this.ctx.engine, unique, MARK_COLUMN_NAMES.length)) {
@@ -244,6 +287,29 @@ export class SqlTx implements StoreTx {
     return inserted;
   }
 
+  async insertNewSignals(signals: readonly SignalBulletin[]): Promise<SignalBulletin[]> {
+    const unique = firstPerKey(signals, (s) => s.record_slug);
+    const inserted = new Set<string>();
+    for (const chunk of chunksFor(this.ctx.engine, unique, 5)) {
+      const returned = await this.db
+        .insertInto('signals')
+        .values(
+          chunk.map((s) => ({
+            slug: s.record_slug,
+            record_id: s.record_id,
+            published_at: s.published_at,
+            target_event_id: s.target_event_id,
+            record: JSON.stringify(s),
+          })),
+        )
+        .onConflict((oc) => oc.column('slug').doNothing())
+        .returning('slug')
+        .execute();
+      for (const r of returned) inserted.add(r.slug);
+    }
+    return unique.filter((s) => inserted.has(s.record_slug));
+  }
+
   async insertSpot(rows: readonly SpotRow[]): Promise<void> {
     const values = lastPerKey(rows, (r) => `${r.coin}|${r.as_of}`).map((r) => ({
       coin: r.coin,
@@ -263,6 +329,28 @@ export class SqlTx implements StoreTx {
         )
         .execute();
     }
+  }
+
+  async upsertHourlyMarks(marks: readonly HourlyMark[]): Promise<number> {
+    const rows = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_hour}`).map(hourlyRowOf);
+    const values = HOURLY_COLUMN_NAMES.filter((c) => c !== 'market_id' && c !== 'snapshot_hour');
+    for (const chunk of chunksFor(this.ctx.engine, rows, HOURLY_COLUMN_NAMES.length)) {
+      await this.db
+        .insertInto('hourly_marks')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc
+            .columns(['market_id', 'snapshot_hour'])
+            .doUpdateSet((eb) => Object.fromEntries(values.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+        )
+        .execute();
+    }
+    return rows.length;
+  }
+
+  async pruneHourlyMarks(beforeHour: HourKey): Promise<number> {
+    const result = await this.db.deleteFrom('hourly_marks').where('snapshot_hour', '<', beforeHour).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async resolveId(kind: IdKind, nativeKey: string, makeId: (attempt: number) => string): Promise<string> {

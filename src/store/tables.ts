@@ -7,6 +7,7 @@
  * back byte-for-byte as they were written.
  */
 import type { Generated } from 'kysely';
+import type { HourlyRow } from './hourly-codec.ts';
 import type { MarkRow } from './mark-codec.ts';
 
 export interface SchemaMigrationsTable {
@@ -59,6 +60,15 @@ export interface ResolutionLogTable {
   occurred_at: string;
   recorded_at: string;
   /** The entry without `log_id` (the column is the key). */
+  record: string;
+}
+
+/** The change feed (migration 0007): append-only, `seq` assigned by SqlTx.appendChanges. */
+export interface ChangesTable {
+  seq: number;
+  generation: number;
+  kind: string;
+  /** The change without `seq` (the column is the key). */
   record: string;
 }
 
@@ -131,6 +141,9 @@ export interface StagedMarksTable extends MarkRow {
   run_id: number;
 }
 
+/** Hourly detail (migration 0008, hourly-codec.ts): a market's observation in an hour where its quote changed. */
+export type HourlyMarksTable = HourlyRow;
+
 /** Write-once facts about the store itself (migration 0003): `store_id` is its identity. */
 export interface StoreMetaTable {
   key: string;
@@ -153,4 +166,6 @@ export interface StoreDatabase {
   pipeline_runs: PipelineRunsTable;
   staged_marks: StagedMarksTable;
   content: ContentTable;
+  changes: ChangesTable;
+  hourly_marks: HourlyMarksTable;
 }

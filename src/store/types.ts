@@ -5,9 +5,12 @@
  */
 import type {
   Catalyst,
+  Change,
   Event,
   Mark,
   Market,
+  MarkFacts,
+  NewChange,
   NewMark,
   NewResolutionLogEntry,
   ResolutionLogEntry,
@@ -15,6 +18,7 @@ import type {
   SpotRow,
   Venue,
 } from '../domain/index.ts';
+import type { HourKey, HourlyMark } from './hourly-codec.ts';
 
 export type StoreEngine = 'sqlite' | 'postgres';
 export type IdKind = 'event' | 'market';
@@ -28,6 +32,35 @@ export interface VenueRunSummary {
   /** HTTP requests the pull made to the venue, and retries among them (absent when the source makes none). */
   requests?: number;
   retries?: number;
+  /** How the pull's responses departed from the venue's published OpenAPI document (absent: not watched). */
+  drift?: VenueDriftSummary;
+}
+
+/**
+ * One pull's drift against its venue's published document, as the run record keeps it. The venue room's drift
+ * watch (src/venues/drift/watch.ts) produces it; the store cannot import that room (DESIGN.md §6), so the shape
+ * is declared here too and tsc checks the two agree where the pipeline copies one into the other (run.ts).
+ */
+export interface VenueDriftSummary {
+  document: string;
+  checked: { responses: number; records: number; shapes: number };
+  /** Per kind: distinct (record, field) paths (pagination: distinct findings), and the records (pages) showing one. */
+  kinds: Record<
+    'unknown_field' | 'missing_required' | 'type_mismatch' | 'pagination',
+    { fields: number; records: number }
+  >;
+  records_with_drift: number;
+  /** The most frequent distinct findings (bounded). */
+  examples: Array<{
+    record: string;
+    field: string;
+    kind: string;
+    records: number;
+    documented?: string;
+    observed?: string;
+    detail?: string;
+  }>;
+  cost_ms: number;
 }
 
 /** One pipeline run as recorded (the generation counter lives here). */
@@ -44,6 +77,15 @@ export interface PipelineRun {
   /** The generation this run published; 0 while running and for runs that published none. */
   generation: number;
   summary: Record<string, unknown> & { venues?: Partial<Record<Venue, VenueRunSummary>> };
+}
+
+/** A published run as the hourly history sees it (Store.runHours). */
+export interface RunHour {
+  hour: HourKey;
+  run_id: number;
+  as_of: string;
+  venues: Partial<Record<Venue, 'ok' | 'failed'>>;
+  hourly_retention_days: number | null;
 }
 
 /** Which process runs a pipeline run: recorded at its start, read by a later start to judge whether it died. */
@@ -93,6 +135,8 @@ export interface StoreTx {
   upsertMarkets(markets: readonly Market[]): Promise<void>;
   /** Appends; never updates. Returns the number appended. */
   appendLog(entries: readonly NewResolutionLogEntry[]): Promise<number>;
+  /** appendLog that returns the entries as stored, each with the log_id it was given, in input order. */
+  appendLogEntries(entries: readonly NewResolutionLogEntry[]): Promise<ResolutionLogEntry[]>;
   /** Upsert on (market_id, snapshot_date). */
   upsertMarks(marks: readonly NewMark[]): Promise<void>;
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void>;
@@ -105,8 +149,21 @@ export interface StoreTx {
   publishStagedMarks(runId: number): Promise<number>;
   /** Insert bulletins whose slug is new; existing slugs are left as they are (bulletins are immutable). */
   insertSignals(signals: readonly SignalBulletin[]): Promise<number>;
+  /** insertSignals that returns the bulletins that were new (the change feed reports those only). */
+  insertNewSignals(signals: readonly SignalBulletin[]): Promise<SignalBulletin[]>;
+  /**
+   * Appends to the change feed (issue 20), numbering the changes in order after the last stored seq: dense, never
+   * reused. Concurrent appenders are serialized until commit (PostgreSQL: a table lock that plain reads ignore), so
+   * seqs become visible in order. Call it in `publishRun`'s write, so the changes appear with their generation.
+   * Returns the number appended.
+   */
+  appendChanges(changes: readonly NewChange[]): Promise<number>;
   /** Upsert on (coin, as_of). */
   insertSpot(rows: readonly SpotRow[]): Promise<void>;
+  /** Hourly detail (issue 20): upsert on (market_id, snapshot_hour). Returns the rows written. */
+  upsertHourlyMarks(marks: readonly HourlyMark[]): Promise<number>;
+  /** Deletes the hourly marks of hours before `beforeHour` (`YYYY-MM-DDTHH`). Returns the rows deleted. */
+  pruneHourlyMarks(beforeHour: HourKey): Promise<number>;
 
   /**
    * Returns the id registered for (kind, nativeKey), registering `makeId(0)` the first time. When that id
@@ -124,11 +181,17 @@ export interface StoreTx {
 export interface MarkQuery {
   marketIds?: readonly string[];
   since?: string; // snapshot_date >= since
+  until?: string; // snapshot_date <= until
   snapshotDates?: readonly string[];
   /** Keyset paging: only marks after this (snapshot_date, market_id), in that order. */
   after?: { snapshot_date: string; market_id: string };
   /** At most this many marks (the first ones in order). */
   limit?: number;
+  /**
+   * Leave each mark's raw venue payload out: it is neither read nor inflated (most of the cost of reading a mark,
+   * and nothing but the marks feed serves it). Histories, charts, exports and the signals' window read this way.
+   */
+  withoutRaw?: boolean;
 }
 
 export interface Store extends StoreTx {
@@ -162,6 +225,7 @@ export interface Store extends StoreTx {
   /** Ordered by log_id (append order). */
   listLog(filter?: { marketIds?: readonly string[] }): Promise<ResolutionLogEntry[]>;
   /** Ordered by snapshot_date, then market_id. The query's conditions combine with AND. */
+  listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
   latestMarks(): Promise<Mark[]>;
@@ -171,8 +235,23 @@ export interface Store extends StoreTx {
   listCatalysts(): Promise<Catalyst[]>;
   /** Newest first (published_at descending, then slug). */
   listSignals(): Promise<SignalBulletin[]>;
+  /** The change feed in seq order: the changes after seq `after` (default 0), at most `limit` (default all). */
+  listChanges(query?: { after?: number; limit?: number }): Promise<Change[]>;
+  /** The newest seq of the change feed; 0 while it is empty. */
+  lastChangeSeq(): Promise<number>;
   /** The newest row per coin, ordered by coin. */
   latestSpot(): Promise<SpotRow[]>;
+  /**
+   * One market's hourly marks of the hours `fromHour` to `toHour` (inclusive), oldest first, preceded by its newest
+   * hourly mark before `fromHour` when there is one (the value that held when the range starts).
+   */
+  listHourlyMarks(marketId: string, fromHour: HourKey, toHour: HourKey): Promise<HourlyMark[]>;
+  /**
+   * The hours from `fromHour` to `toHour` (inclusive) in which a published run started, oldest first: per hour the
+   * last such run, its clock (`as_of`), which venues it read (`ok`) or not (`failed`: an error, or absent from its
+   * summary) and the hourly retention it ran with (null: a run from before hourly detail).
+   */
+  runHours(fromHour: HourKey, toHour: HourKey): Promise<RunHour[]>;
 
   insertApiKey(record: ApiKeyRecord): Promise<void>;
   findApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
@@ -198,18 +277,20 @@ export interface Store extends StoreTx {
    * Returns whether the run was aborted (false also when it was no longer running).
    */
   abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean>;
-  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since` as in listMarks. */
-  listStagedMarks(runId: number, query?: { since?: string }): Promise<NewMark[]>;
+  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since` and `withoutRaw` as in listMarks. */
+  listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
+  listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
   /**
    * The publish: runs `write` and closes run `runId` as `finish()` says, bumping the generation, in ONE
    * transaction, so readers see all of the run or none of it. Publishes are serialized (PostgreSQL: an
    * advisory lock taken first). Throws, rolling everything back, when the run is no longer `running` (a later
    * start aborted it). `beforeCommit` runs last inside the transaction (the kill-at-stage test's seam).
-   * Returns the new generation and what `write` returned.
+   * Returns the new generation and what `write` returned. `write` is told the generation it will publish (the
+   * change feed stamps its changes with it).
    */
   publishRun<T>(
     runId: number,
-    write: (tx: StoreTx) => Promise<T>,
+    write: (tx: StoreTx, generation: number) => Promise<T>,
     finish: (written: T) => RunFinish,
     beforeCommit?: () => Promise<void> | void,
   ): Promise<{ generation: number; written: T }>;

@@ -7,6 +7,14 @@ export {
   refinePolitics,
   VENUE_A_CATEGORY_TABLE,
 } from './categories.ts';
+export type { DriftFinding, DriftKind } from './drift/check.ts';
+export { checkRecord, compileShapes, DRIFT_KINDS } from './drift/check.ts';
+export type { VenueShapeSpec } from './drift/extract.ts';
+export { documentSource, extractShapeManifest, VENUE_SHAPE_SPECS } from './drift/extract.ts';
+export { VENUE_SHAPES } from './drift/manifests.ts';
+export type { VenueShapeManifest } from './drift/shapes.ts';
+export type { DriftExample, DriftWatch, PageContext, VenueDriftSummary } from './drift/watch.ts';
+export { createDriftWatch, driftCount } from './drift/watch.ts';
 export type { VenueHttp } from './http.ts';
 export { backoffMs, createVenueHttp, PMREF_USER_AGENT, retryAfterMs, VenueFetchError } from './http.ts';
 export { nativeKeysOf, normalizePull } from './normalize.ts';

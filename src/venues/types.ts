@@ -3,6 +3,8 @@
  * normalized records with their quotes.
  */
 import type { Event, FieldProvenance, Market, Venue, VenueFacts } from '../domain/index.ts';
+import type { VenueShapeManifest } from './drift/shapes.ts';
+import type { VenueDriftSummary } from './drift/watch.ts';
 
 /** Logger shape the clients need; pino satisfies it. */
 export interface VenueLogger {
@@ -42,6 +44,11 @@ export interface VenueClientOptions {
   pageSize?: number;
   /** Test seam: clock, sleep and jitter source. */
   clock?: Partial<VenueClock>;
+  /**
+   * The shape manifest every response of the pull is checked against (the drift watch, drift/watch.ts).
+   * Default: the venue's committed manifest (data/venue-shapes); null: no drift watch.
+   */
+  driftShapes?: VenueShapeManifest | null;
 }
 
 /** Raw native records of one venue pull, already zod-parsed loosely (page shapes checked, records not). */
@@ -66,6 +73,8 @@ export interface RawVenuePull {
    * in words: the run records them as `<venue>.<part>` in its `degraded` list (issue 15). Absent: none.
    */
   degraded?: Record<string, string>;
+  /** How the pull's responses departed from the venue's published document (absent: not watched). */
+  drift?: VenueDriftSummary;
   /** HTTP requests made, retries taken and book calls made: for the run summary. */
   requests?: number;
   retries?: number;

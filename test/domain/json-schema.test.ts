@@ -1,5 +1,5 @@
 /**
- * `pmref schemas --out DIR` writes six draft 2020-12 record schemas that Ajv compiles, that real
+ * `pmref schemas --out DIR` writes seven draft 2020-12 record schemas that Ajv compiles, that real
  * example records satisfy, and that reject broken records.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { schemasCommand } from '../../src/commands/schemas.ts';
 import {
   CatalystSchema,
+  ChangeSchema,
   EventSchema,
   MarketSchema,
   MarkSchema,
@@ -47,6 +48,47 @@ const EXAMPLES: Record<RecordSchemaName, unknown[]> = {
   ],
   catalysts: [makeCatalyst(), makeCatalyst({ type: 'earnings:NVDA', origin: 'venue', event_ids: [] })],
   signals: [makeSignal()],
+  changes: [
+    {
+      seq: 1,
+      kind: 'market_added',
+      market_id: makeMarket(0).market_id,
+      event_id: makeMarket(0).event_id,
+      signal_slug: null,
+      generation: 1,
+      published_at: '2026-03-02T10:00:00.000Z',
+      detail: { platform: 'venue_a', status: 'open', to: { grade: 'B', score: 71 } },
+    },
+    {
+      seq: 2,
+      kind: 'link_changed',
+      market_id: makeMarket(0).market_id,
+      event_id: makeMarket(0).event_id,
+      signal_slug: null,
+      generation: 2,
+      published_at: '2026-03-02T11:00:00.000Z',
+      detail: {
+        from: { question_id: null, also_on: [] },
+        to: { question_id: 'SVCX-0A1B2C3D4E', also_on: [{ market_id: makeMarket(1).market_id, relation: 'same' }] },
+      },
+    },
+    {
+      seq: 3,
+      kind: 'lifecycle',
+      market_id: makeMarket(0).market_id,
+      event_id: makeMarket(0).event_id,
+      signal_slug: null,
+      generation: 2,
+      published_at: '2026-03-02T11:00:00.000Z',
+      detail: {
+        event_type: 'status_change',
+        log_id: 7,
+        occurred_at: '2026-03-02T11:00:00.000Z',
+        from: 'open',
+        to: 'closed',
+      },
+    },
+  ],
 };
 
 /** One broken copy of an example per schema, each breaking a different rule. */
@@ -57,6 +99,16 @@ const BROKEN: Record<RecordSchemaName, unknown> = {
   resolution_log: { log_id: 1, ...makeLogEntry(0), occurred_at: 'yesterday' },
   catalysts: (({ source_url: _dropped, ...rest }) => rest)(makeCatalyst()),
   signals: { ...makeSignal(), bullets: ['only one'] },
+  changes: {
+    seq: 0,
+    kind: 'market_removed',
+    market_id: null,
+    event_id: null,
+    signal_slug: null,
+    generation: 1,
+    published_at: 'now',
+    detail: {},
+  },
 };
 
 const ZOD = {
@@ -66,6 +118,7 @@ const ZOD = {
   resolution_log: ResolutionLogEntrySchema,
   catalysts: CatalystSchema,
   signals: SignalBulletinSchema,
+  changes: ChangeSchema,
 } as const;
 
 describe('record JSON Schemas', () => {
@@ -86,7 +139,7 @@ describe('record JSON Schemas', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('writes exactly the six files, equal to recordJsonSchemas(baseUrl)', () => {
+  it('writes exactly the seven files, equal to recordJsonSchemas(baseUrl)', () => {
     expect(Object.keys(files).sort()).toEqual(RECORD_SCHEMA_NAMES.map((n) => `${n}.json`).sort());
     const direct = recordJsonSchemas(BASE);
     for (const name of RECORD_SCHEMA_NAMES) expect(files[`${name}.json`]).toEqual(direct[name]);

@@ -57,6 +57,12 @@ export function parseResponses(data: Buffer, bodiless: boolean[] = []): RawRespo
     }
     const noBody = bodiless[out.length] === true || status === 204 || status === 304;
     let body: Buffer = Buffer.alloc(0);
+    if (!noBody && headers['content-type']?.startsWith('text/event-stream')) {
+      // An event stream is open-ended: its answer is the head and what was read so far (chunk framing and all).
+      body = data.subarray(bodyStart);
+      out.push({ status, headers, body: body.toString('utf8'), bytes: body });
+      break;
+    }
     if (!noBody && headers['transfer-encoding']?.toLowerCase() === 'chunked') {
       const chunks: Buffer[] = [];
       let p = bodyStart;

@@ -1,7 +1,7 @@
 // GET /v1/markets/{id}/history serves a market's stored daily marks over a date range, oldest first, each with
 // price_as_of and how it was obtained (venue snapshot, venue history backfill, carried forward); defaults to the
-// 365 days up to the market's newest mark; refuses bad ranges and interval=hour with a 400; answers an unknown
-// market 404; and revalidates with a per-generation ETag.
+// 365 days up to the market's newest mark; refuses bad ranges, and interval=hour while no hourly detail is kept, with
+// a 400; answers an unknown market 404; and revalidates with a per-generation ETag.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMark } from '../../src/domain/index.ts';
 import { MarketHistorySchema } from '../../src/domain/index.ts';
@@ -145,11 +145,12 @@ describe('GET /v1/markets/{id}/history', () => {
     expect(res.json()).toMatchObject({ code: 'invalid_request', error: message });
   });
 
-  it('refuses interval=hour, saying hourly detail is not kept and where retention is documented', async () => {
+  it('refuses interval=hour where no run kept hourly detail, saying so and where retention is documented', async () => {
+    // The seeded store has no run that kept hourly detail (test/http/market-history-hourly.test.ts has runs that do).
     const res = await get(`/v1/markets/${id}/history?interval=hour`);
     expect(res.statusCode).toBe(400);
     const body = res.json();
-    expect(body.error).toMatch(/hourly detail is not kept/);
+    expect(body.error).toMatch(/hourly detail is off/);
     expect(body.hint).toMatch(/History and retention/);
     expect((await get(`/v1/markets/${id}/history?interval=day`)).statusCode).toBe(200);
   });

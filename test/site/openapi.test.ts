@@ -55,6 +55,7 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['get', '/v1/spot', 'getSpot'],
   ['get', '/v1/status', 'getStatus'],
   ['get', '/v1/marks', 'listMarks'],
+  ['get', '/v1/changes', 'listChanges'],
   ['get', '/v1/questions', 'listQuestions'],
   ['get', '/v1/questions/{question_id}', 'getQuestion'],
   ['get', '/v1/stats', 'getStats'],
@@ -125,6 +126,16 @@ describe('/openapi.json', () => {
         expect(Object.keys(responses['429']?.headers as Json)).toContain('Retry-After');
       }
     }
+  });
+
+  it('documents the change stream as text/event-stream, never cached', () => {
+    const op = (doc.paths as Record<string, Record<string, Json>>)['/v1/changes/stream']?.get as Json;
+    const ok = (op.responses as Record<string, Json>)['200'] as Json;
+    expect(Object.keys(ok.content as Json)).toEqual(['text/event-stream']);
+    expect(String(((ok.content as Json)['text/event-stream'] as Json).example)).toMatch(
+      /^id: 42\nevent: change\ndata: \{/m,
+    );
+    expect(Object.keys(ok.headers as Json)).not.toContain('ETag');
   });
 
   it('documents every query parameter of the events list, with the clamping rule', () => {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MarketSchema, marketIdFor } from '../../src/domain/index.ts';
+import { type Mark, MarketSchema, marketIdFor } from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
 import { typedStorageContract } from './contract-typed.ts';
 import {
@@ -185,6 +185,53 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
 
       expect(await store.markDates()).toEqual(['2026-03-03', '2026-03-02', '2026-03-01']);
       expect(await store.markDates(2)).toEqual(['2026-03-03', '2026-03-02']);
+    });
+
+    it('marks: until bounds the dates; withoutRaw reads the same marks without their raw payload', async () => {
+      await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
+      const raw = { ticker: 'X', yes_bid: 41 };
+      await store.upsertMarks([
+        makeMark(0, '2026-03-01', { raw_payload: raw }),
+        makeMark(0, '2026-03-02', { raw_payload: raw }),
+        makeMark(0, '2026-03-03', { raw_payload: raw }),
+        makeMark(1, '2026-03-02', { raw_payload: null }),
+      ]);
+      const full = await store.listMarks({ marketIds: [marketId(0)], since: '2026-03-02', until: '2026-03-02' });
+      expect(full.map((m) => m.snapshot_date)).toEqual(['2026-03-02']);
+      expect(full[0]?.raw_payload).toEqual(raw);
+      expect((await store.listMarks({ until: '2026-03-02' })).map((m) => m.snapshot_date)).toEqual([
+        '2026-03-01',
+        '2026-03-02',
+        '2026-03-02',
+      ]);
+
+      const everything = await store.listMarks();
+      const facts = await store.listMarks({ withoutRaw: true });
+      expect(facts).toHaveLength(everything.length);
+      for (const [i, m] of facts.entries()) {
+        expect('raw_payload' in m).toBe(false);
+        const { raw_payload: _raw, ...rest } = everything[i] as Mark;
+        expect(m).toEqual(rest);
+      }
+      // Every query form takes it: by market (the history route's), by date and keyset-paged (the marks feed's).
+      const history = await store.listMarks({
+        marketIds: [marketId(0)],
+        since: '2026-03-01',
+        until: '2026-03-02',
+        withoutRaw: true,
+      });
+      expect(history.map((m) => [m.snapshot_date, 'raw_payload' in m])).toEqual([
+        ['2026-03-01', false],
+        ['2026-03-02', false],
+      ]);
+      const page = await store.listMarks({
+        since: '2026-03-02',
+        limit: 1,
+        after: { snapshot_date: '2026-03-02', market_id: '' },
+        withoutRaw: true,
+      });
+      expect(page).toHaveLength(1);
+      expect('raw_payload' in (page[0] as object)).toBe(false);
     });
 
     it('marks and log entries must belong to a stored market (checked at commit)', async () => {

@@ -3,6 +3,8 @@ import type { App, AppContext } from '../context.ts';
 import { registerA2a } from './agents.a2a.ts';
 import { registerMcp } from './agents.mcp.ts';
 import { registerUpcomingCatalysts } from './catalysts.upcoming.ts';
+import { registerListChanges } from './changes.list.ts';
+import { registerStreamChanges } from './changes.stream.ts';
 import { registerGetEvent } from './events.get.ts';
 import { registerListEvents } from './events.list.ts';
 import { registerGetHealthz } from './healthz.get.ts';
@@ -44,6 +46,8 @@ export const ROUTE_REGISTRARS = [
   registerGetStats,
   registerGetStatus,
   registerListMarks,
+  registerListChanges,
+  registerStreamChanges,
   registerCreateKey,
   registerMcp,
   registerA2a,

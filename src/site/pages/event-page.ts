@@ -3,14 +3,14 @@
  * factors that decided it, its sources with provenance, cross-venue twins with prices, a price chart
  * of the marks as inline SVG (with the data as a table), and the lifecycle log.
  */
-import { type Event, type Mark, type Market, pairIdFor, type ServedLogEntry } from '../../domain/index.ts';
+import { type Event, type Market, type MarkFacts, pairIdFor, type ServedLogEntry } from '../../domain/index.ts';
 import { esc, gradeBadge, page, pct } from './html.ts';
 import { type ChartSeries, priceChartSvg } from './svg-chart.ts';
 
 export interface EventPageData {
   event: Event;
   markets: readonly Market[];
-  marks: ReadonlyMap<string, readonly Mark[]>;
+  marks: ReadonlyMap<string, readonly MarkFacts[]>;
   log: readonly ServedLogEntry[];
   notice?: string | null;
   /**
@@ -116,7 +116,7 @@ function twins(market: Market, twinEvents: ReadonlyMap<string, string>): string 
   );
 }
 
-function marketSection(market: Market, marks: readonly Mark[], twinEvents: ReadonlyMap<string, string>): string {
+function marketSection(market: Market, marks: readonly MarkFacts[], twinEvents: ReadonlyMap<string, string>): string {
   const latest = marks[marks.length - 1];
   return `<section aria-labelledby="m-${esc(market.market_id)}">
 <h3 id="m-${esc(market.market_id)}">${gradeBadge(market.rcg?.grade)} ${esc(market.group_item_title ?? market.question_raw ?? market.market_id)}</h3>

@@ -8,7 +8,7 @@
  * bounded per-generation cache.
  */
 import { readFileSync } from 'node:fs';
-import type { EligibilityScreenResult, Event, Mark, Market, ServedLogEntry } from '../../domain/index.ts';
+import type { EligibilityScreenResult, Event, Market, MarkFacts, ServedLogEntry } from '../../domain/index.ts';
 import type { ReadModel, ReadModelSource } from '../../serve/index.ts';
 import {
   REGIMES,
@@ -209,8 +209,8 @@ export class SitePages {
     const markets = (await Promise.all(ids.map((id) => this.store.getMarket(id)))).filter(
       (m): m is Market => m !== null,
     );
-    const marks = await this.store.listMarks({ marketIds: ids });
-    const byMarket = new Map<string, Mark[]>();
+    const marks = await this.store.listMarks({ marketIds: ids, withoutRaw: true });
+    const byMarket = new Map<string, MarkFacts[]>();
     for (const m of marks.sort((a, b) => a.snapshot_date.localeCompare(b.snapshot_date))) {
       const list = byMarket.get(m.market_id);
       if (list) list.push(m);

@@ -3,6 +3,8 @@
  * statuses open, closed and settled, then `GET /series/{ticker}` once per series seen (cached for
  * the run; series carry settlement sources, contract terms URL, category and tags).
  */
+import { VENUE_SHAPES } from '../drift/manifests.ts';
+import { createDriftWatch } from '../drift/watch.ts';
 import { createVenueHttp, mapBounded, VenueFetchError } from '../http.ts';
 import { isRecord } from '../parse.ts';
 import type { RawVenuePull, VenueClientOptions } from '../types.ts';
@@ -34,6 +36,10 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
   const series: Record<string, unknown> = {};
   let error: string | null = null;
   const degraded: Record<string, string> = {};
+  // Every page and series body is checked against the venue's published shapes (drift/watch.ts; cheap: each
+  // distinct field set once). The watch reads; it never changes what the pull keeps.
+  const shapes = opts.driftShapes === undefined ? VENUE_SHAPES.venue_a : opts.driftShapes;
+  const watch = shapes === null ? null : createDriftWatch(shapes);
   try {
     for (const status of VENUE_A_STATUSES) {
       let cursor = '';
@@ -46,6 +52,7 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
             : '';
         const url = `${base}/events?with_nested_markets=true&status=${status}&limit=${limit}${since}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
         const body = await http.getJson(url);
+        watch?.response('GET /events', body, { listing: `status=${status}` });
         const parsed = VenueAEventsPageSchema.safeParse(body);
         if (!parsed.success) throw new Error(`venue_a: ${url} did not return an events page ({events, cursor})`);
         for (const ev of parsed.data.events) {
@@ -71,6 +78,7 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
       try {
         const body = await http.getJson(`${base}/series/${encodeURIComponent(t)}`, { allow404: true });
         if (body === undefined) return;
+        watch?.response('GET /series/{series_ticker}', body);
         const parsed = VenueASeriesResponseSchema.safeParse(body);
         if (parsed.success) series[t] = parsed.data.series;
         else opts.logger?.warn({ venue: 'venue_a', series: t }, 'venue_a: series response without `series`; skipped');
@@ -107,6 +115,7 @@ export async function pullVenueA(opts: VenueClientOptions): Promise<RawVenuePull
     pulled: countVenueARecords(events),
     error,
     ...(Object.keys(degraded).length > 0 ? { degraded } : {}),
+    ...(watch ? { drift: watch.summary() } : {}),
     requests: s.requests,
     retries: s.retries,
   };

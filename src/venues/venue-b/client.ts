@@ -4,6 +4,8 @@
  * (bounded by `maxBookCalls`; the rest get sizes null with `null_by_venue_limitation`).
  */
 import { z } from 'zod';
+import { VENUE_SHAPES } from '../drift/manifests.ts';
+import { createDriftWatch } from '../drift/watch.ts';
 import { createVenueHttp, mapBounded, VenueFetchError } from '../http.ts';
 import { decodeJsonList, idOrNull, isRecord, numOrNull } from '../parse.ts';
 import type { RawVenuePull, VenueClientOptions } from '../types.ts';
@@ -36,6 +38,10 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
   const books: Record<string, unknown> = {};
   let error: string | null = null;
   const degraded: Record<string, string> = {};
+  // Every Gamma page is checked against the venue's published shapes (drift/watch.ts). CLOB books are not: the
+  // Gamma document does not describe the CLOB (the manifest's not_covered says so).
+  const shapes = opts.driftShapes === undefined ? VENUE_SHAPES.venue_b : opts.driftShapes;
+  const watch = shapes === null ? null : createDriftWatch(shapes);
   try {
     for (const closed of [false, true]) {
       for (let page = 0, offset = 0; ; page++, offset += limit) {
@@ -45,7 +51,9 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
             ? `&end_date_min=${encodeURIComponent(new Date(opts.closedSinceMs).toISOString())}`
             : '';
         const url = `${base}/events?limit=${limit}&offset=${offset}&closed=${closed}${since}`;
-        const parsed = EventsPageSchema.safeParse(await http.getJson(url));
+        const body = await http.getJson(url);
+        watch?.response('GET /events', body, { listing: `closed=${closed}`, limit });
+        const parsed = EventsPageSchema.safeParse(body);
         if (!parsed.success) throw new Error(`venue_b: ${url} did not return a list of events`);
         for (const ev of parsed.data) {
           const key = (isRecord(ev) ? idOrNull(ev.id) : null) ?? `#${byId.size}`;
@@ -97,6 +105,7 @@ export async function pullVenueB(opts: VenueClientOptions & { maxBookCalls?: num
     pulled: countVenueBRecords(events),
     error,
     ...(Object.keys(degraded).length > 0 ? { degraded } : {}),
+    ...(watch ? { drift: watch.summary() } : {}),
     requests: s.requests,
     retries: s.retries,
   };
