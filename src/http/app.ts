@@ -218,6 +218,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     heartbeatMs: opts.changes?.heartbeatMs ?? DEFAULT_CHANGES_HEARTBEAT_SECONDS * 1000,
     ...(opts.changes?.replayBound === undefined ? {} : { replayBound: opts.changes.replayBound }),
   });
+  const history = new MarketHistoryService(opts.store, opts.readModel);
   const ctx: AppContext = {
     query: new QueryService(opts.readModel, clock),
     status: new StatusService(opts.store, opts.readModel, {
@@ -228,7 +229,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       rateLimits: () => limits.meter.health(),
     }),
     marks: new MarksFeed(opts.store, opts.readModel, { clock, origin: opts.config.origin }),
-    history: new MarketHistoryService(opts.store, opts.readModel),
+    history,
     changes: changeFeed,
     changeStreams,
     keys: new KeyRegistry(opts.store, clock),
@@ -238,7 +239,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     refreshMinutes: opts.config.refreshMinutes,
     trustProxy: opts.config.trustProxy,
     origin: opts.config.origin,
-    pages: new SitePages(opts.readModel, opts.store, methodologyMarkdown()),
+    pages: new SitePages(opts.readModel, opts.store, methodologyMarkdown(), history),
   };
 
   // One trusted proxy hop (the nearest), as `clientIp` (metering.ts) reads X-Forwarded-For.

@@ -3,14 +3,25 @@
  * factors that decided it, its sources with provenance, cross-venue twins with prices, a price chart
  * of the marks as inline SVG (with the data as a table), and the lifecycle log.
  */
-import { type Event, type Market, type MarkFacts, pairIdFor, type ServedLogEntry } from '../../domain/index.ts';
+import {
+  type Event,
+  type HistoryObtained,
+  type HistoryPoint,
+  type Market,
+  pairIdFor,
+  type ServedLogEntry,
+} from '../../domain/index.ts';
 import { esc, gradeBadge, page, pct } from './html.ts';
 import { type ChartSeries, priceChartSvg } from './svg-chart.ts';
 
 export interface EventPageData {
   event: Event;
   markets: readonly Market[];
-  marks: ReadonlyMap<string, readonly MarkFacts[]>;
+  /**
+   * Each market's daily history as `GET /v1/markets/{id}/history` serves it (its default range: the 365 days up to
+   * its newest mark), oldest first.
+   */
+  marks: ReadonlyMap<string, readonly HistoryPoint[]>;
   log: readonly ServedLogEntry[];
   notice?: string | null;
   /**
@@ -116,7 +127,11 @@ function twins(market: Market, twinEvents: ReadonlyMap<string, string>): string 
   );
 }
 
-function marketSection(market: Market, marks: readonly MarkFacts[], twinEvents: ReadonlyMap<string, string>): string {
+function marketSection(
+  market: Market,
+  marks: readonly HistoryPoint[],
+  twinEvents: ReadonlyMap<string, string>,
+): string {
   const latest = marks[marks.length - 1];
   return `<section aria-labelledby="m-${esc(market.market_id)}">
 <h3 id="m-${esc(market.market_id)}">${gradeBadge(market.rcg?.grade)} ${esc(market.group_item_title ?? market.question_raw ?? market.market_id)}</h3>
@@ -127,19 +142,29 @@ ${twins(market, twinEvents)}
 </section>`;
 }
 
+/** How a history point was obtained, as the price table says it. */
+const OBTAINED_LABEL: Record<HistoryObtained, string> = {
+  venue_snapshot: 'venue quote',
+  venue_history: 'venue price history',
+  carried_forward: 'carried forward (venue unreachable)',
+  editorial_override: 'editorial override',
+};
+
 /** Renders the event page. */
 export function eventPage(data: EventPageData): string {
   const { event, markets } = data;
-  const series: ChartSeries[] = markets.map((m) => ({
+  const priced = markets.map((m) => ({
     label: m.group_item_title ?? m.question_raw ?? m.market_id,
     points: (data.marks.get(m.market_id) ?? [])
       .filter((k) => k.yes_last_price !== null)
-      .map((k) => ({ date: k.snapshot_date, value: k.yes_last_price ?? 0 })),
+      .map((k) => ({ date: k.date, value: k.yes_last_price ?? 0, obtained: k.obtained })),
   }));
-  const dataRows = series
+  const series: ChartSeries[] = priced;
+  const dataRows = priced
     .flatMap((s) =>
       s.points.map(
-        (p) => `<tr><td>${esc(s.label)}</td><td>${esc(p.date)}</td><td class="num">${pct(p.value)}</td></tr>`,
+        (p) =>
+          `<tr><td>${esc(s.label)}</td><td>${esc(p.date)}</td><td class="num">${pct(p.value)}</td><td>${esc(OBTAINED_LABEL[p.obtained])}</td></tr>`,
       ),
     )
     .join('');
@@ -166,7 +191,7 @@ ${event.editorial_notes ? `<p>Editorial note: ${esc(event.editorial_notes)}</p>`
 ${catalysts ? `<h2>Catalysts</h2><ul>${catalysts}</ul>` : ''}
 <h2>Prices</h2>
 ${priceChartSvg(series, `Daily prices: ${event.question}`)}
-<details><summary>Price data as a table</summary><table><thead><tr><th scope="col">Market</th><th scope="col">Date</th><th scope="col" class="num">Last price</th></tr></thead><tbody>${dataRows}</tbody></table></details>
+<details><summary>Price data as a table</summary><table><thead><tr><th scope="col">Market</th><th scope="col">Date</th><th scope="col" class="num">Last price</th><th scope="col">How obtained</th></tr></thead><tbody>${dataRows}</tbody></table></details>
 <h2>Markets</h2>
 ${markets.map((m) => marketSection(m, data.marks.get(m.market_id) ?? [], data.twinEvents ?? new Map())).join('\n')}
 <h2>Lifecycle log</h2>

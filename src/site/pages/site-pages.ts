@@ -8,8 +8,8 @@
  * bounded per-generation cache.
  */
 import { readFileSync } from 'node:fs';
-import type { EligibilityScreenResult, Event, Market, MarkFacts, ServedLogEntry } from '../../domain/index.ts';
-import type { ReadModel, ReadModelSource } from '../../serve/index.ts';
+import type { EligibilityScreenResult, Event, HistoryPoint, Market, ServedLogEntry } from '../../domain/index.ts';
+import type { MarketHistoryService, ReadModel, ReadModelSource } from '../../serve/index.ts';
 import {
   REGIMES,
   type Regime,
@@ -155,6 +155,8 @@ export class SitePages {
     private readonly readModel: ReadModelSource,
     private readonly store: Store,
     methodologyMarkdown: string,
+    /** The chart's data: each market's history as `GET /v1/markets/{id}/history` serves it. */
+    private readonly history: MarketHistoryService,
   ) {
     this.methodologyHtml = Buffer.from(
       page({
@@ -209,12 +211,12 @@ export class SitePages {
     const markets = (await Promise.all(ids.map((id) => this.store.getMarket(id)))).filter(
       (m): m is Market => m !== null,
     );
-    const marks = await this.store.listMarks({ marketIds: ids, withoutRaw: true });
-    const byMarket = new Map<string, MarkFacts[]>();
-    for (const m of marks.sort((a, b) => a.snapshot_date.localeCompare(b.snapshot_date))) {
-      const list = byMarket.get(m.market_id);
-      if (list) list.push(m);
-      else byMarket.set(m.market_id, [m]);
+    // The history route's own answer (its default range: 365 days up to each market's newest mark), so the chart
+    // shows what the API serves, how each point was obtained included.
+    const byMarket = new Map<string, HistoryPoint[]>();
+    for (const id of ids) {
+      const plan = await this.history.plan(id, {});
+      if (plan) byMarket.set(id, (await this.history.history(plan)).points);
     }
     const notice = dataSourceNotice(model.dataSource);
     const html = Buffer.from(

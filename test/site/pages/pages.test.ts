@@ -1,7 +1,7 @@
 // Invariant: the server-rendered pages escape every value, carry no external assets, and show the
 // grade, the deciding factors, the sources, the twins, the chart and the log of an event.
 import { describe, expect, it } from 'vitest';
-import type { Mark } from '../../../src/domain/index.ts';
+import type { HistoryPoint } from '../../../src/domain/index.ts';
 import { eventPage, priceChartSvg, renderMarkdown } from '../../../src/site/pages/index.ts';
 import { makeEvent, makeMarket } from '../../support/records.ts';
 
@@ -76,11 +76,16 @@ describe('eventPage', () => {
         ],
       },
     });
-    const mark = { snapshot_date: '2026-11-21', snapshot_at: '2026-11-21T12:00:00Z', yes_last_price: 0.4 } as Mark;
+    const point = {
+      date: '2026-11-21',
+      snapshot_at: '2026-11-21T12:00:00Z',
+      yes_last_price: 0.4,
+      obtained: 'carried_forward',
+    } as HistoryPoint;
     const html = eventPage({
       event,
       markets: [market],
-      marks: new Map([[market.market_id, [mark]]]),
+      marks: new Map([[market.market_id, [point]]]),
       log: [
         {
           market_id: market.market_id,
@@ -103,6 +108,8 @@ describe('eventPage', () => {
     expect(html).toContain('SVC-MKT-ABCDEFGHIJ');
     expect(html).toContain('41.0%');
     expect(html).toContain('<svg role="img"');
+    // The price table says how each point was obtained, as the history route does.
+    expect(html).toContain('<td>2026-11-21</td><td class="num">40.0%</td><td>carried forward (venue unreachable)</td>');
     expect(html).toContain('status_change');
     expect(html).not.toMatch(/<(link|script)[^>]+(href|src)="https?:/);
   });
