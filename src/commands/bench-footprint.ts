@@ -233,7 +233,7 @@ export async function measureFootprint(
     'ms',
     'one Store.markDates() without a limit (every distinct snapshot date), wall time',
   );
-  if (oldest !== null) Object.assign(figures, await feedPages(store, oldest, opts, fig));
+  if (oldest !== null) Object.assign(figures, await routeFigures(store, oldest, opts, fig));
 
   const path = sqlitePathOf(dbUrl);
   if (path === null || path === ':memory:') {
@@ -356,19 +356,12 @@ async function historyQueries(
   opts: MeasureOptions,
   fig: Fig,
 ): Promise<Record<string, Figure>> {
-  const ids = await store.listMarketIds();
-  const rand = mulberry32(opts.seed);
-  // Partial Fisher–Yates: `samples` distinct markets, the same ones for the same seed and store.
-  const picked = [...ids];
-  const n = Math.min(opts.samples, picked.length);
-  for (let i = 0; i < n; i++) {
-    const j = i + Math.floor(rand() * (picked.length - i));
-    [picked[i], picked[j]] = [picked[j] as string, picked[i] as string];
-  }
+  const picked = drawMarkets(await store.listMarketIds(), opts);
+  const n = picked.length;
   const since = daysBefore(newest, 364);
   const times: number[] = [];
   let marks = 0;
-  for (const id of picked.slice(0, n)) {
+  for (const id of picked) {
     const t = performance.now();
     marks += (await store.listMarks({ marketIds: [id], since, until: newest, withoutRaw: true })).length;
     times.push(performance.now() - t);
@@ -384,8 +377,64 @@ async function historyQueries(
   };
 }
 
-/** Walks the marks feed through the real app from the oldest mark date, `feedPages` pages of 1,000. */
-async function feedPages(
+/** Markets drawn with the seed: `samples` distinct ids, the same ones for the same seed and store. */
+function drawMarkets(ids: readonly string[], opts: MeasureOptions): string[] {
+  const rand = mulberry32(opts.seed);
+  // Partial Fisher–Yates.
+  const picked = [...ids];
+  const n = Math.min(opts.samples, picked.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(rand() * (picked.length - i));
+    [picked[i], picked[j]] = [picked[j] as string, picked[i] as string];
+  }
+  return picked.slice(0, n);
+}
+
+/**
+ * GET /v1/markets/{id}/history through the real app for the drawn markets: the daily series (default range: 365 days
+ * up to the market's newest mark) and the hourly one (default range: every hour kept). Each a figure pair.
+ */
+async function historyRoutes(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  ids: readonly string[],
+  fig: Fig,
+): Promise<Record<string, Figure>> {
+  const out: Record<string, Figure> = {};
+  for (const interval of ['day', 'hour'] as const) {
+    const times: number[] = [];
+    let points = 0;
+    let refused = 0;
+    for (const id of ids) {
+      const url = `/v1/markets/${id}/history?interval=${interval}`;
+      const t = performance.now();
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      times.push(performance.now() - t);
+      if (res.statusCode === 400 && interval === 'hour') {
+        refused++; // hourly detail off or not kept on this store: say so below rather than time errors
+        continue;
+      }
+      if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      points += (JSON.parse(res.body) as { count: number }).count;
+    }
+    const how =
+      `GET /v1/markets/{id}/history?interval=${interval} (default range) through the real app (buildApp, fastify ` +
+      `inject, metering on, no compression) for ${ids.length} markets drawn with the seed, one after another; wall time`;
+    const extra = {
+      markets: ids.length,
+      points_per_series: ids.length - refused > 0 ? Math.round(points / (ids.length - refused)) : 0,
+      ...(refused > 0 ? { refused_400: refused } : {}),
+    };
+    out[`history_route_${interval}_p50_ms`] = fig(round2(percentile(times, 0.5)), 'ms', how, extra);
+    out[`history_route_${interval}_p99_ms`] = fig(round2(percentile(times, 0.99)), 'ms', how, extra);
+  }
+  return out;
+}
+
+/**
+ * Through the real app: walks the marks feed from the oldest mark date (`feedPages` pages of 1,000), then times the
+ * history route (historyRoutes).
+ */
+async function routeFigures(
   store: Store,
   oldest: string,
   opts: MeasureOptions,
@@ -425,6 +474,7 @@ async function feedPages(
     return {
       marks_feed_page_p50_ms: fig(round2(percentile(times, 0.5)), 'ms', how, extra),
       marks_feed_page_p99_ms: fig(round2(percentile(times, 0.99)), 'ms', how, extra),
+      ...(await historyRoutes(app, drawMarkets(await store.listMarketIds(), opts), fig)),
     };
   } finally {
     await app.close();
