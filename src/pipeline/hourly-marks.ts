@@ -72,29 +72,16 @@ export function hourlyMarksOf(
     if (!observedNow(mark)) continue;
     const before = previous.get(mark.market_id);
     if (before !== undefined && sameQuote(before, mark)) continue;
-    out.push({
+    const row: Record<string, unknown> = {
       market_id: mark.market_id,
       snapshot_hour: hour,
       // The run clock: every mark of the run carries it (a re-timed mark too), and it names the hour.
       snapshot_at: now,
       price_as_of: quoteTimeOf(mark),
-      yes_bid: mark.yes_bid,
-      yes_ask: mark.yes_ask,
-      no_bid: mark.no_bid,
-      no_ask: mark.no_ask,
-      yes_bid_size_usd: mark.yes_bid_size_usd,
-      yes_ask_size_usd: mark.yes_ask_size_usd,
-      no_bid_size_usd: mark.no_bid_size_usd,
-      no_ask_size_usd: mark.no_ask_size_usd,
-      yes_last_price: mark.yes_last_price,
-      implied_probability: mark.implied_probability,
-      mid: mark.mid,
-      spread: mark.spread,
-      volume_24h_usd: mark.volume_24h_usd,
-      volume_total_usd: mark.volume_total_usd,
-      open_interest_usd: mark.open_interest_usd,
-      stale_flag: mark.stale_flag,
-    });
+    };
+    // The quote fields in their listed order (HourlyMark's own key order).
+    for (const field of HOURLY_QUOTE_FIELDS) row[field] = mark[field];
+    out.push(row as unknown as HourlyMark);
   }
   return out;
 }
