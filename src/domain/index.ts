@@ -77,7 +77,13 @@ export {
   MarketConciseSchema,
 } from './market-concise.ts';
 export type { HistoryObtained, HistoryPoint, MarketHistory } from './market-history.ts';
-export { HISTORY_OBTAINED, HistoryObtainedSchema, HistoryPointSchema, MarketHistorySchema } from './market-history.ts';
+export {
+  HISTORY_OBTAINED,
+  HISTORY_QUOTE_FIELDS,
+  HistoryObtainedSchema,
+  HistoryPointSchema,
+  MarketHistorySchema,
+} from './market-history.ts';
 export type { EventPage, ListNotice, ListSort, MarketList, MarketListItem, MarketPage } from './market-list.ts';
 export {
   ELIGIBILITY_STATUSES,

@@ -36,6 +36,9 @@ const HISTORY_MARK_FIELDS = {
   stale_flag: true,
 } as const;
 
+/** Those fields as a list, in served order (hourly rows keep and compare the same quote). */
+export const HISTORY_QUOTE_FIELDS = Object.keys(HISTORY_MARK_FIELDS) as ReadonlyArray<keyof typeof HISTORY_MARK_FIELDS>;
+
 /** One day of a market's history: the day's mark (spec §2.3) as stored, without the raw venue payload. */
 export const HistoryPointSchema = MarkSchema.pick(HISTORY_MARK_FIELDS)
   .extend({

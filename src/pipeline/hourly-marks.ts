@@ -11,28 +11,11 @@
  *
  * Pure: the run's publish writes what this returns (src/pipeline/run.ts).
  */
-import { type NewMark, VENUE_HISTORY_NOTE } from '../domain/index.ts';
+import { HISTORY_QUOTE_FIELDS, type NewMark, VENUE_HISTORY_NOTE } from '../domain/index.ts';
 import { type HourKey, type HourlyMark, hourKeyOf, hourlyRetentionStart } from '../store/index.ts';
 
 /** The fields compared to decide whether a quote changed, and kept in an hourly row. */
-export const HOURLY_QUOTE_FIELDS = [
-  'yes_bid',
-  'yes_ask',
-  'no_bid',
-  'no_ask',
-  'yes_bid_size_usd',
-  'yes_ask_size_usd',
-  'no_bid_size_usd',
-  'no_ask_size_usd',
-  'yes_last_price',
-  'implied_probability',
-  'mid',
-  'spread',
-  'volume_24h_usd',
-  'volume_total_usd',
-  'open_interest_usd',
-  'stale_flag',
-] as const satisfies readonly (keyof HourlyMark & keyof NewMark)[];
+export const HOURLY_QUOTE_FIELDS: ReadonlyArray<keyof HourlyMark & keyof NewMark> = HISTORY_QUOTE_FIELDS;
 
 type QuoteFacts = Pick<NewMark, (typeof HOURLY_QUOTE_FIELDS)[number]>;
 
