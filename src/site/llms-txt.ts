@@ -37,12 +37,14 @@ ${simulated}
 - ${o}/v1/events : list/search graded events (category, platform, grade, q, status, limit ≤ 100, offset)
 - ${o}/v1/events/{slug} : one event by slug or SVC-EVT- id (detail=full|concise)
 - ${o}/v1/markets/{id} : one market by SVC-MKT- id, venue id/ticker or URL-encoded venue URL
+- ${o}/v1/markets/{id}/history : one market's daily marks (from, to; 365 days by default) or, with interval=hour, its quote at each hourly refresh of the days kept; each point with price_as_of and how it was obtained
+- ${o}/v1/resolve?ref= : any identifier (venue URL, ticker, event ticker, slug, condition id, token id, pmref id) to the canonical market or event and all its identifiers
 - ${o}/v1/markets/movers : 24h volume movers (min_mult ≥ 1, limit ≤ 200)
 - ${o}/v1/catalysts/upcoming : catalyst calendar (days 1..365)
-- ${o}/v1/signals and ${o}/v1/signals/{slug} : signal wire
+- ${o}/v1/signals and ${o}/v1/signals/{slug} : signal wire (also as RSS: ${o}/v1/signals.rss)
 - ${o}/v1/spot : reference spot prices
 - ${o}/v1/questions : questions on both venues (same, complement, related), both legs with prices and as-of times, divergence in points; category, relation, min_divergence, limit ≤ 100, offset
-- ${o}/v1/questions/{id} : one cross-venue pair side by side, with a word diff of the two rule texts
+- ${o}/v1/questions/{question_id} : one cross-venue pair side by side, with a word diff of the two rule texts
 - ${o}/v1/stats : markets by venue × grade × commitment subtype × category, linked pairs by relation, dispute rates by grade
 - ${o}/v1/marks?since=<ISO> : marks feed, daily marks written or updated since a moment (cursor, limit ≤ 2000); not cached
 - ${o}/v1/changes?after=<seq> : sequenced change feed (lifecycle log entries, grade changes, new markets, new and changed cross-venue links, new signals), dense seq shared by every replica (limit ≤ 1000); not cached

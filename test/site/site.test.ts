@@ -61,6 +61,17 @@ describe('/llms.txt', () => {
       expect(text).toContain(needle);
     }
   });
+
+  it('lists every documented /v1 read path (a route added to the API is added here too)', async () => {
+    const text = (await app.inject('/llms.txt')).body;
+    const doc = (await app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const reads = Object.entries(doc.paths)
+      .filter(([path, ops]) => path.startsWith('/v1/') && 'get' in ops)
+      .map(([path]) => path);
+    expect(reads.length).toBeGreaterThan(10);
+    const missing = reads.filter((path) => !text.includes(`${O}${path}`));
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('/schemas', () => {
