@@ -76,12 +76,13 @@ export {
   DecidingFactorSchema,
   MarketConciseSchema,
 } from './market-concise.ts';
-export type { HistoryObtained, HistoryPoint, MarketHistory } from './market-history.ts';
+export type { HistoryObtained, HistoryPoint, HistoryQuoteField, MarketHistory } from './market-history.ts';
 export {
   HISTORY_OBTAINED,
   HISTORY_QUOTE_FIELDS,
   HistoryObtainedSchema,
   HistoryPointSchema,
+  historyQuoteOf,
   MarketHistorySchema,
 } from './market-history.ts';
 export type { EventPage, ListNotice, ListSort, MarketList, MarketListItem, MarketPage } from './market-list.ts';

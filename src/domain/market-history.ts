@@ -36,8 +36,22 @@ const HISTORY_MARK_FIELDS = {
   stale_flag: true,
 } as const;
 
+export type HistoryQuoteField = keyof typeof HISTORY_MARK_FIELDS;
+
 /** Those fields as a list, in served order (hourly rows keep and compare the same quote). */
-export const HISTORY_QUOTE_FIELDS = Object.keys(HISTORY_MARK_FIELDS) as ReadonlyArray<keyof typeof HISTORY_MARK_FIELDS>;
+export const HISTORY_QUOTE_FIELDS = Object.keys(HISTORY_MARK_FIELDS) as ReadonlyArray<HistoryQuoteField>;
+
+/**
+ * The quote fields of a mark, an hourly row or anything else that has them, copied in served order: the one place
+ * a history point's (and an hourly row's) quote is taken from its source.
+ */
+export function historyQuoteOf<T extends { [K in HistoryQuoteField]: unknown }>(
+  source: T,
+): { [K in HistoryQuoteField]: T[K] } {
+  const out: Record<string, unknown> = {};
+  for (const field of HISTORY_QUOTE_FIELDS) out[field] = source[field];
+  return out as { [K in HistoryQuoteField]: T[K] };
+}
 
 /** One day of a market's history: the day's mark (spec §2.3) as stored, without the raw venue payload. */
 export const HistoryPointSchema = MarkSchema.pick(HISTORY_MARK_FIELDS)

@@ -11,17 +11,21 @@
  *
  * Pure: the run's publish writes what this returns (src/pipeline/run.ts).
  */
-import { HISTORY_QUOTE_FIELDS, type NewMark, VENUE_HISTORY_NOTE } from '../domain/index.ts';
+import {
+  HISTORY_QUOTE_FIELDS,
+  type HistoryQuoteField,
+  historyQuoteOf,
+  type NewMark,
+  VENUE_HISTORY_NOTE,
+} from '../domain/index.ts';
 import { type HourKey, type HourlyMark, hourKeyOf, hourlyRetentionStart } from '../store/index.ts';
 
-/** The fields compared to decide whether a quote changed, and kept in an hourly row. */
-export const HOURLY_QUOTE_FIELDS: ReadonlyArray<keyof HourlyMark & keyof NewMark> = HISTORY_QUOTE_FIELDS;
-
-type QuoteFacts = Pick<NewMark, (typeof HOURLY_QUOTE_FIELDS)[number]>;
+/** The quote compared to decide whether it changed, and kept in an hourly row (a history point's quote). */
+type QuoteFacts = Pick<NewMark, HistoryQuoteField>;
 
 /** Whether two marks carry the same quote (prices, sizes, volumes, open interest, staleness). */
 export function sameQuote(a: QuoteFacts, b: QuoteFacts): boolean {
-  return HOURLY_QUOTE_FIELDS.every((field) => a[field] === b[field]);
+  return HISTORY_QUOTE_FIELDS.every((field) => a[field] === b[field]);
 }
 
 /** Whether the run read this mark from the venue now (not carried forward, not an override, not history). */
@@ -55,16 +59,14 @@ export function hourlyMarksOf(
     if (!observedNow(mark)) continue;
     const before = previous.get(mark.market_id);
     if (before !== undefined && sameQuote(before, mark)) continue;
-    const row: Record<string, unknown> = {
+    out.push({
       market_id: mark.market_id,
       snapshot_hour: hour,
       // The run clock: every mark of the run carries it (a re-timed mark too), and it names the hour.
       snapshot_at: now,
       price_as_of: quoteTimeOf(mark),
-    };
-    // The quote fields in their listed order (HourlyMark's own key order).
-    for (const field of HOURLY_QUOTE_FIELDS) row[field] = mark[field];
-    out.push(row as unknown as HourlyMark);
+      ...historyQuoteOf(mark),
+    });
   }
   return out;
 }

@@ -15,7 +15,13 @@
  *
  * Pure: no I/O.
  */
-import type { HistoryObtained, HistoryPoint, MarkFacts, Venue } from '../domain/index.ts';
+import {
+  type HistoryObtained,
+  type HistoryPoint,
+  historyQuoteOf,
+  type MarkFacts,
+  type Venue,
+} from '../domain/index.ts';
 import type { HourlyMark, RunHour } from '../store/index.ts';
 import { obtainedOf } from './history-obtained.ts';
 import { venueQuoteTime } from './serialize.ts';
@@ -72,21 +78,7 @@ function pointOf(run: RunHour, source: Source, answered: boolean): HistoryPoint 
     hour: hourIso(run.hour),
     // Read by this run (unchanged since): its clock. Otherwise when the value was read.
     snapshot_at: obtained === 'venue_snapshot' ? run.as_of : v.snapshot_at,
-    yes_bid: v.yes_bid,
-    yes_ask: v.yes_ask,
-    no_bid: v.no_bid,
-    no_ask: v.no_ask,
-    yes_bid_size_usd: v.yes_bid_size_usd,
-    yes_ask_size_usd: v.yes_ask_size_usd,
-    no_bid_size_usd: v.no_bid_size_usd,
-    no_ask_size_usd: v.no_ask_size_usd,
-    yes_last_price: v.yes_last_price,
-    implied_probability: v.implied_probability,
-    mid: v.mid,
-    spread: v.spread,
-    volume_24h_usd: v.volume_24h_usd,
-    volume_total_usd: v.volume_total_usd,
-    open_interest_usd: v.open_interest_usd,
+    ...historyQuoteOf(v),
     stale_flag: v.stale_flag ?? false,
     price_as_of: priceAsOf,
     obtained,

@@ -11,7 +11,14 @@
  * A live store query (the marks are not in the read model), but its answer only changes when a run publishes:
  * the ETag is the generation and the resolved range, so a revalidation is answered before the marks are read.
  */
-import type { HistoryPoint, MarketDetail, MarketHistory, MarkFacts, Venue } from '../domain/index.ts';
+import {
+  type HistoryPoint,
+  historyQuoteOf,
+  type MarketDetail,
+  type MarketHistory,
+  type MarkFacts,
+  type Venue,
+} from '../domain/index.ts';
 import { addHours, type HourKey, hourlyRetentionStart, hourStartMs, type RunHour, type Store } from '../store/index.ts';
 import { obtainedOf } from './history-obtained.ts';
 import { hourIso, hourlyPoints } from './hourly-history.ts';
@@ -58,22 +65,7 @@ export function historyPoint(mark: MarkFacts): HistoryPoint {
   return {
     date: mark.snapshot_date,
     snapshot_at: mark.snapshot_at,
-    yes_bid: mark.yes_bid,
-    yes_ask: mark.yes_ask,
-    no_bid: mark.no_bid,
-    no_ask: mark.no_ask,
-    yes_bid_size_usd: mark.yes_bid_size_usd,
-    yes_ask_size_usd: mark.yes_ask_size_usd,
-    no_bid_size_usd: mark.no_bid_size_usd,
-    no_ask_size_usd: mark.no_ask_size_usd,
-    yes_last_price: mark.yes_last_price,
-    implied_probability: mark.implied_probability,
-    mid: mark.mid,
-    spread: mark.spread,
-    volume_24h_usd: mark.volume_24h_usd,
-    volume_total_usd: mark.volume_total_usd,
-    open_interest_usd: mark.open_interest_usd,
-    stale_flag: mark.stale_flag,
+    ...historyQuoteOf(mark),
     price_as_of: venueQuoteTime(mark),
     obtained: obtainedOf(mark),
   };

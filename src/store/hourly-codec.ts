@@ -11,6 +11,7 @@
  *
  * Pure: no I/O.
  */
+import type { HistoryQuoteField, Mark } from '../domain/index.ts';
 import { decodeScaled, encodeScaled } from './mark-codec.ts';
 
 /** A UTC hour as the store keys it: `YYYY-MM-DDTHH` (sorts as text). */
@@ -45,30 +46,17 @@ export function hourlyRetentionStart(now: string, retentionDays: number): HourKe
 }
 
 /** One market's observation in one UTC hour, as the history serves it. */
-export interface HourlyMark {
+export type HourlyMark = {
   market_id: string;
   snapshot_hour: HourKey;
   /** When the refresh read the venue (within snapshot_hour). */
   snapshot_at: string;
   /** The venue's own time for the quote; null when the venue gave none (as `venueQuoteTime` says). */
   price_as_of: string | null;
-  yes_bid: number | null;
-  yes_ask: number | null;
-  no_bid: number | null;
-  no_ask: number | null;
-  yes_bid_size_usd: number | null;
-  yes_ask_size_usd: number | null;
-  no_bid_size_usd: number | null;
-  no_ask_size_usd: number | null;
-  yes_last_price: number | null;
-  implied_probability: number | null;
-  mid: number | null;
-  spread: number | null;
-  volume_24h_usd: number | null;
-  volume_total_usd: number | null;
-  open_interest_usd: number | null;
-  stale_flag: boolean | null;
-}
+} & {
+  // The quote of a history point (domain HISTORY_QUOTE_FIELDS), each nullable.
+  [K in HistoryQuoteField]: Mark[K] | null;
+};
 
 /** The numeric fields of an hourly mark, each with its scale (the daily marks' scales). */
 export const HOURLY_SCALED = [
