@@ -48,6 +48,16 @@ export const errorExamples: Record<number, unknown> = {
   },
 };
 
+/** The `_notice` of a live answer to an anonymous client, as the examples show it. */
+const exampleNotice = {
+  type: 'free_key_offer',
+  message:
+    'Free anonymous access stays. A free key (POST /v1/keys with {"email": …}) raises the daily limit to 10,000 requests and adds advance notice of schema changes and deprecations. Problems: open an issue on the repository.',
+  docs: 'https://pmref.example/docs',
+  policy: 'This _notice field is additive; its shape will not change.',
+  data_source: 'live',
+};
+
 const exampleRun = {
   run_id: 57,
   source: 'live',
@@ -72,14 +82,7 @@ export const responseExamples: Record<string, unknown> = {
     next_after: 42,
     latest_seq: 42,
     docs: 'Changes after a seq, oldest first; pass next_after as after until it equals latest_seq, then poll or stream (https://pmref.example/v1/changes/stream). https://pmref.example/docs',
-    _notice: {
-      type: 'free_key_offer',
-      message:
-        'Free anonymous access stays. A free key (POST /v1/keys with {"email": …}) raises the daily limit to 10,000 requests and adds advance notice of schema changes and deprecations. Problems: open an issue on the repository.',
-      docs: 'https://pmref.example/docs',
-      policy: 'This _notice field is additive; its shape will not change.',
-      data_source: 'live',
-    },
+    _notice: exampleNotice,
     changes: [
       {
         seq: 41,
@@ -116,14 +119,7 @@ export const responseExamples: Record<string, unknown> = {
     count: 1,
     next_cursor: 'MjAyNi0xMS0yMnxTVkMtTUtULTBBMUIyQzNENEU',
     docs: 'Marks written or updated at or after since, oldest snapshot date first; follow next_cursor until it is null. https://pmref.example/docs',
-    _notice: {
-      type: 'free_key_offer',
-      message:
-        'Free anonymous access stays. A free key (POST /v1/keys with {"email": …}) raises the daily limit to 10,000 requests and adds advance notice of schema changes and deprecations. Problems: open an issue on the repository.',
-      docs: 'https://pmref.example/docs',
-      policy: 'This _notice field is additive; its shape will not change.',
-      data_source: 'live',
-    },
+    _notice: exampleNotice,
     marks: [
       {
         mark_id: 98121,
