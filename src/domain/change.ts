@@ -19,7 +19,7 @@ export const CHANGE_KINDS = [
 export const ChangeKindSchema = z
   .enum(CHANGE_KINDS)
   .describe(
-    'lifecycle: a resolution-log entry (status_change, rule_change, resolution_proposed, disputed, resolved, amended, reversed). grade_changed: the Resolution Clarity Grade letter moved. market_added: a market pmref had not stored before. link_added: a market gained its first cross-venue link (question_id or also_on twins). link_changed: its question_id or twins changed (or went). signal: a new signal bulletin.',
+    'lifecycle: a resolution-log entry (status_change, rule_change, resolution_proposed, disputed, resolved, amended, reversed). grade_changed: the Resolution Clarity Grade letter moved. market_added: a market pmref had not stored before. link_added: a market gained its first cross-venue link (a twin in also_on). link_changed: its twins changed or went, or its question_id changed while it had twins (a question_id alone is no link). signal: a new signal bulletin.',
   );
 export type ChangeKind = z.infer<typeof ChangeKindSchema>;
 

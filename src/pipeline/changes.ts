@@ -10,9 +10,12 @@
  *   diff.ts), with its log_id.
  * - `grade_changed`: the RCG letter moved (null → graded included). A score that moves within its letter is not
  *   reported: the letter is what clients filter and alert on, and the score wobbles with editorial tuning.
- * - `link_added` / `link_changed`: the market's question_id or its set of twins (also_on market ids and relations,
- *   not their prices) appeared, changed or went. A new market that arrives linked reports both market_added
- *   and link_added, so a client following links needs only the link kinds.
+ * - `link_added` / `link_changed`: a cross-venue link is a twin on the other venue (also_on: market ids and
+ *   relations, not their prices). `link_added`: the market had none and has one now; `link_changed`: its twins or,
+ *   while it has any, its question_id changed, or its last twin went. A question_id alone is no link: every
+ *   keyed market has one, twinned or not (on the real fixtures 1,582 of the 1,641 markets with a question_id had
+ *   no twin, and reporting them flooded the feed with links that do not exist). A new market that arrives
+ *   linked reports both market_added and link_added, so a client following links needs only the link kinds.
  * - `signal`: a bulletin whose slug was new to the store (bulletins are immutable: a slug is reported once).
  * - Not a change: prices and volumes (the marks feed, `/v1/marks?since=`, carries them), other record fields.
  *   No market is ever removed (a market the venue stops listing keeps its record), so there is no removal kind.
@@ -44,7 +47,7 @@ function linkOf(market: Market): ChangeLink {
   return { question_id: market.question_id, also_on: also };
 }
 
-const isLinked = (link: ChangeLink): boolean => link.question_id !== null || link.also_on.length > 0;
+const isLinked = (link: ChangeLink): boolean => link.also_on.length > 0;
 const sameLink = (a: ChangeLink, b: ChangeLink): boolean => JSON.stringify(a) === JSON.stringify(b);
 const gradeOf = (m: Market) => ({ grade: m.rcg?.grade ?? null, score: m.rcg?.score ?? null });
 
@@ -81,7 +84,7 @@ export function changesOf(input: ChangeInput): NewChange[] {
     if (g0.grade !== g1.grade)
       grades.push({ kind: 'grade_changed', ...about(next), ...stamp, detail: { from: g0, to: g1 } });
     const from = linkOf(prev);
-    if (!sameLink(from, to)) {
+    if ((isLinked(from) || isLinked(to)) && !sameLink(from, to)) {
       const kind = isLinked(from) ? 'link_changed' : 'link_added';
       links.push({ kind, ...about(next), ...stamp, detail: { from, to } });
     }

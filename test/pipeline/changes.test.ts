@@ -101,6 +101,23 @@ describe('changesOf', () => {
     expect(gone.map((c) => [c.kind, c.detail.to])).toEqual([['link_changed', { question_id: null, also_on: [] }]]);
   });
 
+  it('reports no link for a question_id without a twin: it is no cross-venue link', () => {
+    const keyedAlone = makeMarket(3, { also_on: null });
+    expect(keyedAlone.question_id).not.toBeNull();
+    const arrived = changesOf({ before: new Map(), written: [keyedAlone], log: [], newSignals: [], ...stamp });
+    expect(arrived.map((c) => c.kind)).toEqual(['market_added']);
+    const rekeyed = { ...keyedAlone, question_id: `${keyedAlone.question_id}X` };
+    const bare = { ...keyedAlone, question_id: null };
+    for (const next of [rekeyed, bare]) {
+      expect(changesOf({ before: byId([keyedAlone]), written: [next], log: [], newSignals: [], ...stamp })).toEqual([]);
+    }
+    // Once it has a twin, a new question_id is a link change.
+    const twinned = makeMarket(3);
+    const moved = { ...twinned, question_id: `${twinned.question_id}X` };
+    const relinked = changesOf({ before: byId([twinned]), written: [moved], log: [], newSignals: [], ...stamp });
+    expect(relinked.map((c) => c.kind)).toEqual(['link_changed']);
+  });
+
   it('carries every lifecycle entry with its log_id and event_type, in append order', () => {
     const m = makeMarket(0);
     const log: ResolutionLogEntry[] = [
