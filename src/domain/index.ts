@@ -12,8 +12,8 @@ export {
 } from './change.ts';
 export type { CatalystDate, Event, LadderDistribution } from './event.ts';
 export { CatalystDateSchema, EVENT_ID_PATTERN, EventIdSchema, EventSchema, LadderDistributionSchema } from './event.ts';
-export type { FeeSchedule } from './fees.ts';
-export { FeeScheduleSchema, takerFeeUsd } from './fees.ts';
+export type { FeeSchedule, MarketFeeTerms } from './fees.ts';
+export { FeeScheduleSchema, MarketFeeTermsSchema, takerFeeUsd, takerMultiplierOf } from './fees.ts';
 export {
   CAP_MEANINGS,
   COMMITMENT_SUBTYPE_MEANINGS,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MarketFeeTermsSchema } from './fees.ts';
 import { FieldProvenanceSchema } from './provenance.ts';
 import { RcgSchema } from './rcg.ts';
 import { MarketVenueRefsSchema } from './venue-refs.ts';
@@ -223,6 +224,12 @@ export const MarketSchema = z
       .optional()
       .describe(
         'The venue identifiers beyond platform_market_id a client may hold (venue_b market slug, CLOB token ids, Gamma question id and id; venue_a series ticker); null when the venue sent none.',
+      ),
+    // Optional so records stored before it existed still parse (issue 20: spreads net of fees).
+    fee_terms: MarketFeeTermsSchema.nullable()
+      .optional()
+      .describe(
+        "The market's own fee terms as its venue states them (venue_a series fee fields, venue_b market fee fields), used for spreads net of fees; null when the venue sent none and its general schedule (data/fees/) applies.",
       ),
   })
   .describe('One market on one venue (spec §2.2).');

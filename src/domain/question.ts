@@ -103,12 +103,24 @@ export const QuestionSummarySchema = z
       .nullable()
       .optional()
       .describe(
-        "spread_gross_points less both venues' taker fees per contract at spread_size_contracts (fee schedules: data/fees/, METHODOLOGY.md). Zero or less: the divergence does not survive fees. Null as spread_gross_points.",
+        "spread_gross_points less both venues' taker fees per contract at spread_size_contracts (fee schedules: data/fees/, each market's own fee_terms over its venue's schedule; METHODOLOGY.md). Zero or less: the divergence does not survive fees. Null as spread_gross_points, and when either leg's fee cannot be priced (spread_note says which).",
       ),
     spread_fees: z
       .object({
-        venue_a: z.number().min(0).describe('Taker fee per contract (USD) of the venue_a leg.'),
-        venue_b: z.number().min(0).describe('Taker fee per contract (USD) of the venue_b leg.'),
+        venue_a: z
+          .number()
+          .min(0)
+          .nullable()
+          .describe(
+            'Taker fee per contract (USD) of the venue_a leg; null when the market charges a fee pmref cannot price.',
+          ),
+        venue_b: z
+          .number()
+          .min(0)
+          .nullable()
+          .describe(
+            'Taker fee per contract (USD) of the venue_b leg; null when the market charges a fee pmref cannot price.',
+          ),
       })
       .nullable()
       .optional()
@@ -121,6 +133,11 @@ export const QuestionSummarySchema = z
       .describe(
         'The stated size the fees and depth are computed for (100 contracts, a $100 payout); null as spread_gross_points.',
       ),
+    spread_note: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("Why spread_net_points is null though spread_gross_points is not: which leg's fee cannot be priced."),
     depth_ok: z
       .boolean()
       .nullable()

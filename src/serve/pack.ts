@@ -36,10 +36,11 @@ import { RefIndex } from './ref-index.ts';
  * 2: the header names the store it was built from (issue 15). 3: cross-venue questions, stats and the search
  * catalog (issue 17). 4: question legs name their subject. 5: bodies held gzip, the header compressed behind a
  * plain key (issue 18). 6: the markets' venue identifiers, for the reference index (issue 20). 7: question
- * spreads gross and net of fees (issue 20).
+ * spreads gross and net of fees (issue 20). 8: markets' own fee terms price the spreads, with a note where they
+ * cannot (issue 20).
  * Packs of other versions are rebuilt.
  */
-export const PACK_VERSION = 7;
+export const PACK_VERSION = 8;
 
 /** Where a body's held bytes are in the body region; a gzip-held body also gives its identity length. */
 type Ref =

@@ -14,6 +14,7 @@ import {
   type LinkDifference,
   type LinkRelation,
   type Market,
+  type MarketFeeTerms,
   type Notice,
   pairIdFor,
   type QuestionComparison,
@@ -38,6 +39,8 @@ interface LinkedMarket {
   rules: string | null;
   /** Top-of-book ask sizes of the latest mark, when the read model passes them. */
   depth: AskDepth | null;
+  /** The market's own fee terms (null: its venue's schedule as it stands). */
+  fees: MarketFeeTerms | null;
   links: Array<{ marketId: string; relation: LinkRelation; differences: LinkDifference[] }>;
 }
 
@@ -70,6 +73,7 @@ export class QuestionLegs {
       questionId: market.question_id,
       rules: market.resolution_rules_raw,
       depth,
+      fees: market.fee_terms ?? null,
       // Records stored before issue 16 carry no relation; they were all same or complement (market.ts).
       links: market.also_on.map((t) => ({
         marketId: t.market_id,
@@ -145,11 +149,11 @@ export function divergenceOf(
 export function spreadOf(
   relation: LinkRelation,
   points: number | null,
-  a: { price: number | null; depth?: AskDepth | null },
-  b: { price: number | null; depth?: AskDepth | null },
+  a: { price: number | null; depth?: AskDepth | null; fees?: MarketFeeTerms | null },
+  b: { price: number | null; depth?: AskDepth | null; fees?: MarketFeeTerms | null },
 ): Pick<
   QuestionSummary,
-  'spread_gross_points' | 'spread_net_points' | 'spread_fees' | 'spread_size_contracts' | 'depth_ok'
+  'spread_gross_points' | 'spread_net_points' | 'spread_fees' | 'spread_size_contracts' | 'depth_ok' | 'spread_note'
 > {
   if (points === null || relation === 'related' || a.price === null || b.price === null) {
     return {
@@ -158,6 +162,7 @@ export function spreadOf(
       spread_fees: null,
       spread_size_contracts: null,
       depth_ok: null,
+      spread_note: null,
     };
   }
   const s = netSpread({
@@ -166,15 +171,24 @@ export function spreadOf(
     complement: relation === 'complement',
     depthA: a.depth ?? null,
     depthB: b.depth ?? null,
+    feesA: a.fees ?? null,
+    feesB: b.fees ?? null,
   });
   const pts = (x: number) => Math.round(x * 10000) / 100;
   const usd = (x: number) => Math.round(x * 10000) / 10000;
   return {
     spread_gross_points: pts(s.gross),
-    spread_net_points: pts(s.net),
-    spread_fees: { venue_a: usd(s.fees.venue_a), venue_b: usd(s.fees.venue_b) },
+    spread_net_points: s.net === null ? null : pts(s.net),
+    spread_fees: {
+      venue_a: s.fees.venue_a === null ? null : usd(s.fees.venue_a),
+      venue_b: s.fees.venue_b === null ? null : usd(s.fees.venue_b),
+    },
     spread_size_contracts: s.size_contracts,
     depth_ok: s.depth_ok,
+    spread_note:
+      s.fees_unknown.length === 0
+        ? null
+        : `No net figure: the ${s.fees_unknown.join(' and ')} market says it charges a taker fee pmref cannot price from what the venue sent (see the market's fee_terms).`,
   };
 }
 
@@ -237,7 +251,12 @@ export function buildQuestionIndex(
       divergence_points: points,
       divergence_note: note,
       differences: p.differences,
-      ...spreadOf(p.relation, points, { ...p.a.leg, depth: p.a.depth }, { ...p.b.leg, depth: p.b.depth }),
+      ...spreadOf(
+        p.relation,
+        points,
+        { ...p.a.leg, depth: p.a.depth, fees: p.a.fees },
+        { ...p.b.leg, depth: p.b.depth, fees: p.b.fees },
+      ),
       venue_a: p.a.leg,
       venue_b: p.b.leg,
       url: `/v1/questions/${id}`,

@@ -8,10 +8,22 @@
  * Depth: marks keep only the top of each book (yes/no ask size in USD = contracts × price at the best ask), so
  * `depth_ok` says whether the stated size fits at the best ask of both legs; deeper levels are not stored, and
  * a size that does not fit may still fill at worse prices. Null when either leg's top-of-book size is unknown.
+ *
+ * A market's own fee terms (its `fee_terms`: venue_a series fee fields, venue_b market fee fields) price its leg
+ * over the venue's general schedule: a venue_a series at half rate costs half, a venue_b market with fees disabled
+ * costs nothing. Where the venue says a market charges a fee pmref cannot price (`taker_multiplier` null), that
+ * leg's fee and the net spread are null, and `fees_unknown` names the venue: no figure is better than a wrong one.
  */
 import venueAFees from '../../data/fees/venue_a.json' with { type: 'json' };
 import venueBFees from '../../data/fees/venue_b.json' with { type: 'json' };
-import { type FeeSchedule, FeeScheduleSchema, takerFeeUsd, type Venue } from '../domain/index.ts';
+import {
+  type FeeSchedule,
+  FeeScheduleSchema,
+  type MarketFeeTerms,
+  takerFeeUsd,
+  takerMultiplierOf,
+  type Venue,
+} from '../domain/index.ts';
 
 /** Both venues' schedules, validated once at load (a malformed data file fails at startup, not mid-request). */
 export const FEE_SCHEDULES: Readonly<Record<Venue, FeeSchedule>> = {
@@ -37,6 +49,9 @@ export interface SpreadInput {
   complement: boolean;
   depthA?: AskDepth | null;
   depthB?: AskDepth | null;
+  /** Each market's own fee terms (Market.fee_terms); absent or null: the venue's schedule as it stands. */
+  feesA?: MarketFeeTerms | null;
+  feesB?: MarketFeeTerms | null;
   contracts?: number;
   schedules?: Readonly<Record<Venue, FeeSchedule>>;
 }
@@ -47,10 +62,12 @@ export interface NetSpread {
   buy_yes_on: Venue;
   /** Per contract, 0–1: p_high − p_low. */
   gross: number;
-  /** Taker fee per contract (USD) of each venue's leg at the stated size. */
-  fees: Record<Venue, number>;
-  /** gross − both fees, per contract. */
-  net: number;
+  /** Taker fee per contract (USD) of each venue's leg at the stated size; null where it cannot be priced. */
+  fees: Record<Venue, number | null>;
+  /** gross − both fees, per contract; null when either fee is. */
+  net: number | null;
+  /** Venues whose leg charges a fee pmref cannot price (empty when both are priced). */
+  fees_unknown: Venue[];
   depth_ok: boolean | null;
 }
 
@@ -72,10 +89,15 @@ export function netSpread(input: SpreadInput): NetSpread {
   const buyYesOn: Venue = pa <= bSame ? 'venue_a' : 'venue_b';
   const gross = Math.abs(pa - bSame);
   // P × (1 − P) is symmetric: each leg's fee depends only on its market's price, not on the side bought.
-  const fees: Record<Venue, number> = {
-    venue_a: takerFeeUsd(schedules.venue_a, contracts, pa) / contracts,
-    venue_b: takerFeeUsd(schedules.venue_b, contracts, input.priceB) / contracts,
+  const legFee = (venue: Venue, price: number, terms: MarketFeeTerms | null | undefined): number | null => {
+    const multiplier = takerMultiplierOf(schedules[venue], terms);
+    return multiplier === null ? null : takerFeeUsd(schedules[venue], contracts, price, multiplier) / contracts;
   };
+  const fees: Record<Venue, number | null> = {
+    venue_a: legFee('venue_a', pa, input.feesA),
+    venue_b: legFee('venue_b', input.priceB, input.feesB),
+  };
+  const feesUnknown = (['venue_a', 'venue_b'] as const).filter((v) => fees[v] === null);
   // Which of each market's own books the legs take from, and the USD each leg spends there.
   const aYes = buyYesOn === 'venue_a';
   const bOwnYes = buyYesOn === 'venue_b' ? !input.complement : input.complement;
@@ -93,7 +115,8 @@ export function netSpread(input: SpreadInput): NetSpread {
     buy_yes_on: buyYesOn,
     gross,
     fees,
-    net: gross - fees.venue_a - fees.venue_b,
+    net: fees.venue_a === null || fees.venue_b === null ? null : gross - fees.venue_a - fees.venue_b,
+    fees_unknown: feesUnknown,
     depth_ok: depthOk,
   };
 }

@@ -9,6 +9,7 @@ import {
   type FieldProvenance,
   isPastClose,
   type Market,
+  type MarketFeeTerms,
   MarketSchema,
   type MarketStatus,
   type MarketVenueRefs,
@@ -103,7 +104,11 @@ export type VenueMarketFields = Pick<
   | 'resolution_value'
   | 'resolved_at'
   | 'field_provenance'
-> & { resolution_history: ResolutionHistory | null; venue_refs: MarketVenueRefs | null };
+> & {
+  resolution_history: ResolutionHistory | null;
+  venue_refs: MarketVenueRefs | null;
+  fee_terms: MarketFeeTerms | null;
+};
 
 export function baseMarket(f: VenueMarketFields, now: string): Market {
   // One literal in schema order (no spread): this runs once per market, 40k times a run.
@@ -161,6 +166,7 @@ export function baseMarket(f: VenueMarketFields, now: string): Market {
     eligibility_screens: null,
     resolution_history: f.resolution_history,
     venue_refs: f.venue_refs,
+    fee_terms: f.fee_terms,
   };
 }
 

@@ -84,6 +84,51 @@ describe.skipIf(!present)('the recorded venue data through the replay server', (
     expect(resolved.filter((m) => m.resolution_outcome === null || m.final_price === null)).toEqual([]);
   });
 
+  it("keeps each market's own fee fields: venue_b fees enabled (no net figure) or disabled (no fee), venue_a series terms", async () => {
+    // What the recorded venue_b market objects say (data/fees/venue_b.json): feesEnabled true, false, or absent.
+    const recorded = new Map<string, boolean | null>();
+    const visit = (m: unknown) => {
+      const rec = m as { conditionId?: unknown; feesEnabled?: unknown };
+      if (typeof rec?.conditionId === 'string')
+        recorded.set(rec.conditionId, typeof rec.feesEnabled === 'boolean' ? rec.feesEnabled : null);
+    };
+    for (const file of readdirSync(`${REAL}venue_b/`).filter((f) => f.endsWith('.json'))) {
+      const data: unknown = JSON.parse(readFileSync(`${REAL}venue_b/${file}`, 'utf8'));
+      for (const item of Array.isArray(data) ? data : [data]) {
+        const markets = (item as { markets?: unknown }).markets;
+        if (Array.isArray(markets)) markets.forEach(visit);
+        else visit(item);
+      }
+    }
+    const kinds = { unpriced: 0, none: 0, schedule: 0 };
+    for (const m of await store.listMarkets({ venue: 'venue_b' })) {
+      const said = recorded.get(m.platform_market_id);
+      const terms = m.fee_terms ?? null;
+      if (said === true) {
+        expect([m.platform_market_id, terms?.taker_multiplier, terms?.venue_fields.feesEnabled]).toEqual([
+          m.platform_market_id,
+          null,
+          true,
+        ]);
+        kinds.unpriced++;
+      } else if (said === false) {
+        expect([m.platform_market_id, terms?.taker_multiplier]).toEqual([m.platform_market_id, 0]);
+        kinds.none++;
+      } else {
+        expect([m.platform_market_id, terms]).toEqual([m.platform_market_id, null]);
+        kinds.schedule++;
+      }
+    }
+    const a = await store.listMarkets({ venue: 'venue_a' });
+    const withSeriesTerms = a.filter((m) => m.fee_terms?.basis === 'venue_series');
+    for (const m of withSeriesTerms) expect(m.fee_terms?.taker_multiplier).toBeGreaterThan(0);
+    console.info(
+      `real fixtures: venue_b fee terms: ${kinds.unpriced} fee-enabled (no net figure), ${kinds.none} fees disabled, ` +
+        `${kinds.schedule} without fee fields; venue_a: ${withSeriesTerms.length} of ${a.length} markets under a series with fee fields`,
+    );
+    expect(kinds.none).toBeGreaterThan(100);
+  });
+
   it('logs every UMA proposal and dispute of the stored venue_b markets, once per step', async () => {
     const recorded = recordedUmaHistories(`${REAL}venue_b/`);
     const withProposal = recorded.filter((r) => r.statuses.includes('proposed'));

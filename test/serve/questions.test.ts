@@ -89,7 +89,20 @@ describe('spreadOf', () => {
       spread_fees: { venue_a: 0.0168, venue_b: 0 },
       spread_size_contracts: 100,
       depth_ok: null,
+      spread_note: null,
     });
+    // A leg whose market charges a fee pmref cannot price (venue_b feesEnabled true): gross only, and why.
+    const enabled = { taker_multiplier: null, basis: 'venue_market' as const, venue_fields: { feesEnabled: true } };
+    const unpriced = spreadOf('same', 6, { price: 0.4 }, { price: 0.46, fees: enabled });
+    expect(unpriced).toMatchObject({
+      spread_gross_points: 6,
+      spread_net_points: null,
+      spread_fees: { venue_a: 0.0168, venue_b: null },
+    });
+    expect(unpriced.spread_note).toMatch(/venue_b market says it charges a taker fee pmref cannot price/);
+    // A series at half rate: ceil(0.07 × 0.5 × 100 × 0.24) = $0.84.
+    const half = { taker_multiplier: 0.5, basis: 'venue_series' as const, venue_fields: { fee_multiplier: 0.5 } };
+    expect(spreadOf('same', 6, { price: 0.4, fees: half }, { price: 0.46 }).spread_net_points).toBe(5.16);
     // A 1-point gap at 0.50 does not survive venue_a's 1.75-point fee.
     expect(spreadOf('same', 1, { price: 0.5 }, { price: 0.51 }).spread_net_points).toBe(-0.75);
     expect(spreadOf('complement', 10, { price: 0.3 }, { price: 0.6 }).spread_gross_points).toBe(10);

@@ -99,3 +99,37 @@ describe('netSpread', () => {
     );
   });
 });
+
+describe("a market's own fee terms (fee_terms) over its venue's schedule", () => {
+  it('venue_a: a series at half rate pays half the general table; a flat fee type cannot be priced', () => {
+    const half = { taker_multiplier: 0.5, basis: 'venue_series' as const, venue_fields: { fee_multiplier: 0.5 } };
+    const s = netSpread({ priceA: 0.6, priceB: 0.5, complement: false, feesA: half });
+    expect(s.fees.venue_a).toBeCloseTo(0.0084, 12); // ceil(0.07 × 0.5 × 100 × 0.24) = 0.84 / 100
+    expect(s.net).toBeCloseTo(0.1 - 0.0084, 12);
+    expect(s.fees_unknown).toEqual([]);
+    const flat = { taker_multiplier: null, basis: 'venue_series' as const, venue_fields: { fee_type: 'flat' } };
+    const u = netSpread({ priceA: 0.6, priceB: 0.5, complement: false, feesA: flat });
+    expect(u.fees.venue_a).toBeNull();
+    expect(u.net).toBeNull();
+    expect(u.gross).toBeCloseTo(0.1, 12);
+    expect(u.fees_unknown).toEqual(['venue_a']);
+  });
+
+  it('venue_b: fees disabled cost nothing; fees enabled at an unknown rate leave no net figure', () => {
+    const off = { taker_multiplier: 0, basis: 'venue_market' as const, venue_fields: { feesEnabled: false } };
+    const on = {
+      taker_multiplier: null,
+      basis: 'venue_market' as const,
+      venue_fields: { feesEnabled: true, takerBaseFee: 1000 },
+    };
+    const charged: FeeSchedule = { ...B, taker_rate: 0.04 };
+    const schedules = { venue_a: A, venue_b: charged };
+    expect(netSpread({ priceA: 0.6, priceB: 0.5, complement: false, feesB: off, schedules }).fees.venue_b).toBe(0);
+    const u = netSpread({ priceA: 0.6, priceB: 0.5, complement: false, feesB: on, schedules });
+    expect(u.fees.venue_b).toBeNull();
+    expect(u.net).toBeNull();
+    expect(u.fees_unknown).toEqual(['venue_b']);
+    // No terms: the schedule as it stands.
+    expect(netSpread({ priceA: 0.6, priceB: 0.5, complement: false, schedules }).fees.venue_b).toBeCloseTo(0.01, 12);
+  });
+});

@@ -82,9 +82,15 @@ export function detectCrossVenueDivergence(
       complement,
       depthA: a.mark,
       depthB: b.mark,
+      feesA: a.market.fee_terms ?? null,
+      feesB: b.market.fee_terms ?? null,
       ...(opts.schedules ? { schedules: opts.schedules } : {}),
     });
-    if (spread.net <= 1e-12) continue;
+    // A leg whose fee cannot be priced (fee_terms.taker_multiplier null) gives no net figure: not shown to survive.
+    const { net } = spread;
+    const feeA = spread.fees.venue_a;
+    const feeB = spread.fees.venue_b;
+    if (net === null || feeA === null || feeB === null || net <= 1e-12) continue;
     const eventA = publishableEvent(ctx, a.market);
     const eventB = publishableEvent(ctx, b.market);
     const target = eventA ?? eventB;
@@ -95,7 +101,7 @@ export function detectCrossVenueDivergence(
     const higher = a.price > bSame ? 'venue_a' : 'venue_b';
     const bullets = [
       `venue_a prices the question at ${pct(a.price)} (${gradeText(gradeA)}); venue_b at ${pct(bSame)} (${gradeText(gradeB)})${complement ? `, read from its complementary ${b.market.direction} market at ${pct(b.price)}` : ''}.`,
-      `The gap is ${pts(gap)}, above the ${pts(DIVERGENCE.minGap)} divergence threshold; ${higher} is the higher. Net of both venues' taker fees at ${SPREAD_SIZE_CONTRACTS} contracts it is ${pts(spread.net)}${depthText(spread.depth_ok)}.`,
+      `The gap is ${pts(gap)}, above the ${pts(DIVERGENCE.minGap)} divergence threshold; ${higher} is the higher. Net of both venues' taker fees at ${SPREAD_SIZE_CONTRACTS} contracts it is ${pts(net)}${depthText(spread.depth_ok)}.`,
       `Both markets share question_id ${questionId}; prices are the ${ctx.latestDate} daily marks.`,
     ];
     const stale = [a, b].filter((s) => s.stale).map((s) => s.market.platform);
@@ -156,21 +162,22 @@ export function detectCrossVenueDivergence(
           },
           {
             name: 'fee_venue_a',
-            value: round(spread.fees.venue_a),
+            value: round(feeA),
             unit: 'usd_per_contract',
             provenance: 'derived',
-            source: 'data/fees/venue_a.json: ceil_to_cent(0.07 × C × P × (1 − P)) / C',
+            source:
+              "data/fees/venue_a.json: ceil_to_cent(0.07 × multiplier × C × P × (1 − P)) / C; multiplier: the series' fee_multiplier (fee_terms), else 1",
           },
           {
             name: 'fee_venue_b',
-            value: round(spread.fees.venue_b),
+            value: round(feeB),
             unit: 'usd_per_contract',
             provenance: 'derived',
-            source: 'data/fees/venue_b.json: taker_rate × P × (1 − P)',
+            source: 'data/fees/venue_b.json: taker_rate × P × (1 − P); 0 where the market says feesEnabled false',
           },
           {
             name: 'spread_net',
-            value: round(spread.net),
+            value: round(net),
             unit: 'usd_per_contract',
             provenance: 'derived',
             source: 'spread_gross - fee_venue_a - fee_venue_b',

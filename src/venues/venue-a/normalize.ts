@@ -7,6 +7,7 @@
 import {
   emptyVenueFacts,
   type FieldProvenance,
+  type MarketFeeTerms,
   type MarketStatus,
   type ResolutionHistory,
   type VenueFacts,
@@ -313,12 +314,33 @@ function buildMarket(
       resolution_history: history,
       // The series as the venue names it (issue 20: resolving a series ticker or page); never parsed from tickers.
       venue_refs: strOrNull(ev.series_ticker) ? { series_ticker: String(ev.series_ticker) } : null,
+      fee_terms: seriesFeeTerms(series),
     },
     now,
   );
   const problem = marketProblem(market);
   if (problem) return problem;
   return { market, facts: facts(mk, ev, series), quote: quote(mk, ev) };
+}
+
+/** Fee types the venue's general (quadratic) table prices; the maker-fee variant charges takers the same. */
+const QUADRATIC_FEE_TYPES = new Set(['quadratic', 'quadratic_with_maker_fees']);
+
+/**
+ * The series' own fee terms (issue 20, item 5): `fee_type` quadratic (or with maker fees) is the general table at
+ * the series' `fee_multiplier` (1 when absent); any other type (flat: the Specific Trading Fees Table, or one
+ * pmref does not know) is a fee pmref cannot price. Null when the series is unknown or names no fee type.
+ */
+export function seriesFeeTerms(series: VenueASeries | null): MarketFeeTerms | null {
+  const type = strOrNull(series?.fee_type);
+  if (series === null || type === null) return null;
+  const raw = series.fee_multiplier;
+  const multiplier = raw === null || raw === undefined || raw === '' ? null : Number(raw);
+  const venueFields: MarketFeeTerms['venue_fields'] = { fee_type: type };
+  if (multiplier !== null) venueFields.fee_multiplier = Number.isFinite(multiplier) ? multiplier : String(raw);
+  const known =
+    QUADRATIC_FEE_TYPES.has(type) && (multiplier === null || (Number.isFinite(multiplier) && multiplier >= 0));
+  return { taker_multiplier: known ? (multiplier ?? 1) : null, basis: 'venue_series', venue_fields: venueFields };
 }
 
 function facts(mk: VenueAMarket, ev: VenueAEvent, series: VenueASeries | null): VenueFacts {

@@ -86,6 +86,8 @@ export const VenueASeriesSchema = z.looseObject({
   contract_terms_url: str,
   contract_url: str,
   settlement_sources: z.array(z.looseObject({ name: str, url: str })).nullish(),
+  fee_type: str,
+  fee_multiplier: numLike,
   last_updated_ts: str,
 });
 export type VenueASeries = z.infer<typeof VenueASeriesSchema>;

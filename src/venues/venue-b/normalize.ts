@@ -7,6 +7,7 @@
 import {
   emptyVenueFacts,
   type FieldProvenance,
+  type MarketFeeTerms,
   type MarketVenueRefs,
   type ResolutionHistory,
   type VenueFacts,
@@ -313,6 +314,7 @@ function buildMarket(
       field_provenance: prov,
       resolution_history: history,
       venue_refs: venueBRefs(mk, d.tokens),
+      fee_terms: marketFeeTerms(mk),
     },
     now,
   );
@@ -321,6 +323,20 @@ function buildMarket(
   const bookRaw = d.tokens[0] ? books[d.tokens[0]] : undefined;
   const book = bookRaw === undefined ? null : ClobBookSchema.safeParse(bookRaw);
   return { market, facts: facts(d, ev, sourceField), quote: quote(d, book?.success ? book.data : null) };
+}
+
+/**
+ * The market's own fee terms (issue 20, item 5): `feesEnabled` false is no taker fee; true is a fee pmref cannot
+ * price (the recorded fee-enabled markets carry `takerBaseFee` 1000 and sometimes `feeType`, whose rate base the
+ * venue's documents do not pin down: data/fees/venue_b.json). Null when the market sends no `feesEnabled`.
+ */
+export function marketFeeTerms(mk: VenueBMarket): MarketFeeTerms | null {
+  if (typeof mk.feesEnabled !== 'boolean') return null;
+  const venueFields: MarketFeeTerms['venue_fields'] = { feesEnabled: mk.feesEnabled };
+  if (mk.takerBaseFee !== null && mk.takerBaseFee !== undefined) venueFields.takerBaseFee = mk.takerBaseFee;
+  const type = strOrNull(mk.feeType);
+  if (type !== null) venueFields.feeType = type;
+  return { taker_multiplier: mk.feesEnabled ? null : 0, basis: 'venue_market', venue_fields: venueFields };
 }
 
 /**

@@ -48,6 +48,9 @@ export const VenueBMarketSchema = z.looseObject({
   negRisk: z.boolean().nullish(),
   resolvedBy: str,
   automaticallyResolved: z.boolean().nullish(),
+  feesEnabled: z.boolean().nullish(),
+  feeType: str,
+  takerBaseFee: numLike,
   events: z.array(z.unknown()).nullish(),
 });
 export type VenueBMarket = z.infer<typeof VenueBMarketSchema>;

@@ -106,4 +106,13 @@ describe('cross-venue divergence', () => {
     expect(detectCrossVenueDivergence(buildContext(twins(0.6, 0.5)), { schedules: dear })).toEqual([]);
     expect(detectCrossVenueDivergence(buildContext(twins(0.6, 0.5)))).toHaveLength(1);
   });
+
+  it("prices each leg by its market's own fee terms, and stays silent when a leg's fee cannot be priced", () => {
+    const enabled = { taker_multiplier: null, basis: 'venue_market' as const, venue_fields: { feesEnabled: true } };
+    expect(detectCrossVenueDivergence(buildContext(twins(0.6, 0.5, { fee_terms: enabled })))).toEqual([]);
+    const half = { taker_multiplier: 0.5, basis: 'venue_series' as const, venue_fields: { fee_multiplier: 0.5 } };
+    const [b] = detectCrossVenueDivergence(buildContext(twins(0.6, 0.5, {}, { fee_terms: half })));
+    const n = Object.fromEntries((b?.numbers ?? []).map((x) => [x.name, x.value]));
+    expect(n).toMatchObject({ fee_venue_a: 0.0084, fee_venue_b: 0 });
+  });
 });
