@@ -97,6 +97,11 @@ export interface RunServerOptions {
    * serves it itself when PMREF_METRICS_PORT is set. null: no metrics.
    */
   registry?: Registry | null;
+  /**
+   * Called once the read model is built, just before the server listens: `pmref start` closes its first-start
+   * listener here, so the address never refuses a connection while the read model builds.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 /** How often a draining server closes the connections whose last response just finished. */
@@ -328,6 +333,7 @@ export async function runServer(
   };
   try {
     if (registry && ownsRegistry) metricsServer = await startMetricsServer(config, registry, logger);
+    await options.beforeListen?.();
     await app.listen({ port, host: listen.host });
   } catch (err) {
     await app.close();

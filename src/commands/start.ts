@@ -90,6 +90,9 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
           ? startWorker({ ...workerOptions, store })
           : startThreadWorker(workerOptions);
       let listenPort = port;
+      // The first-start listener stays up until the real server is about to listen on its address (after its read
+      // model is built): closed then, or when anything before that fails.
+      let closeInterim: (() => Promise<void>) | null = null;
       if (empty) {
         logger.info({}, 'first start: the store is empty; building the catalog before serving (progress below)');
         // Meanwhile the address answers: /healthz 200, /readyz and everything else 503 with the progress.
@@ -99,15 +102,29 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
           { url: `http://${host}:${interim.port}` },
           'first start: /healthz answers 200, /readyz and every other path 503 until the catalog serves',
         );
+        let interimOpen = true;
+        closeInterim = async () => {
+          if (!interimOpen) return;
+          interimOpen = false;
+          await interim.close();
+        };
         try {
           const first = await worker.initial;
           progress.finish();
           if (!first) logger.error({}, 'the first pipeline run did not complete; serving what the store holds');
-        } finally {
-          await interim.close();
+        } catch (err) {
+          await closeInterim();
+          throw err;
         }
       }
-      server = await runServer(config, { port: listenPort, host }, store, { registry });
+      try {
+        server = await runServer(config, { port: listenPort, host }, store, {
+          registry,
+          ...(closeInterim ? { beforeListen: closeInterim } : {}),
+        });
+      } finally {
+        await closeInterim?.();
+      }
       const model = server.holder.current();
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
       const simulated = model.dataSource === 'simulated';

@@ -7,8 +7,10 @@
  * - `GET /readyz`: 503, the /readyz body with `reason` naming the stage the first run is at.
  * - anything else: 503 in the one error shape, code `starting`, with `Retry-After` and the same progress.
  *
- * It reads nothing and serves no data (nothing is published yet), and closes, every connection included, the
- * moment the first run ends; the real server then listens on the same address.
+ * It reads nothing and serves no data (nothing is published yet). It is closed once the real server has built its
+ * read model, just before that server listens on the same address, so the address answers throughout. Every answer
+ * says `Connection: close`: no client holds a kept-alive connection into the handover, so a client sees an answer
+ * or (for the millisecond between the two listeners) a refused connection, never a reset mid-request.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,10 +21,13 @@ import { JSON_TYPE } from './send.ts';
 /** How long a client is asked to wait before trying again. */
 const RETRY_AFTER_S = 15;
 
+/** How long a closing listener waits for requests in flight (its answers are immediate) before ending them. */
+const CLOSE_GRACE_MS = 1_000;
+
 export interface FirstStartServer {
   /** The port it listens on (the one asked for, or the free one chosen for port 0). */
   port: number;
-  /** Stops listening and closes every connection. */
+  /** Stops listening, lets requests in flight finish (at most CLOSE_GRACE_MS), then closes every connection. */
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
     'content-type': JSON_TYPE,
     'content-length': String(bytes.length),
     'cache-control': 'no-store',
+    connection: 'close',
     ...headers,
   });
   res.end(bytes);
@@ -105,8 +111,12 @@ export async function startFirstStartServer(options: FirstStartOptions): Promise
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }

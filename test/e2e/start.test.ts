@@ -31,6 +31,38 @@ interface Started {
   exited: Promise<number | null>;
   /** What the interim listener answered while the first run built the catalog (first starts only). */
   interim: Promise<Interim> | null;
+  /** Probes of the address every 20 ms from the interim listener's log line to the serving line (first starts). */
+  watch: AddressWatch | null;
+}
+
+interface AddressWatch {
+  stop(): void;
+  probes: number;
+  /** Probes that got no answer: connection refused, or reset (a connection caught in the closing listener's backlog). */
+  refused: number;
+  statuses: Record<number, number>;
+}
+
+/** Asks `url`/healthz every 20 ms until stopped, counting answers by status and refused connections. */
+function watchAddress(url: string): AddressWatch {
+  let running = true;
+  const w: AddressWatch = { stop: () => void (running = false), probes: 0, refused: 0, statuses: {} };
+  void (async () => {
+    while (running) {
+      w.probes++;
+      try {
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        await res.arrayBuffer();
+        w.statuses[res.status] = (w.statuses[res.status] ?? 0) + 1;
+      } catch (err) {
+        const code = (err as { cause?: { code?: string } }).cause?.code;
+        if (code === 'ECONNREFUSED' || code === 'ECONNRESET') w.refused++;
+        else throw err;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return w;
 }
 
 interface Interim {
@@ -74,16 +106,23 @@ function start(): Promise<Started> {
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let interim: Promise<Interim> | null = null;
+  let watch: AddressWatch | null = null;
   child.stderr?.on('data', (d: Buffer) => {
     err += d.toString();
     const m = /"url":"(http:\/\/[^"]+)","msg":"first start: \/healthz answers 200/.exec(err);
-    if (m?.[1] && interim === null) interim = probeInterim(m[1]);
+    if (m?.[1] && interim === null) {
+      interim = probeInterim(m[1]);
+      watch = watchAddress(m[1]);
+    }
   });
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /pmref: serving .* on (http:\/\/\S+) .*/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited, interim });
+      if (m?.[1]) {
+        watch?.stop();
+        resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited, interim, watch });
+      }
     });
     void exited.then((code) => reject(new Error(`start exited ${code}: ${err.slice(-2000)}`)));
   });
@@ -107,6 +146,16 @@ describe('pmref start', () => {
     expect(interim?.readyz.body.reason).toMatch(/^first start: building the catalog of an empty store before serving/);
     expect(interim?.api).toMatchObject({ status: 503, retryAfter: '15', body: { code: 'starting' } });
     expect(interim?.api.body.error).toContain('pmref is starting');
+    // And it kept answering until the server took over, read model built: the first-start listener closes just
+    // before the server listens (a window of a millisecond or two, which a probe may hit), not before the read
+    // model builds (which had refused connections for seconds: hundreds of probes at this rate).
+    const watch = s.watch as AddressWatch | null;
+    expect(watch).not.toBeNull();
+    expect(watch?.probes).toBeGreaterThan(20);
+    console.info(
+      `first start: ${watch?.probes} probes of the address from the first-start listener to the serving line, ${watch?.refused} unanswered, answers ${JSON.stringify(watch?.statuses)}`,
+    );
+    expect(watch?.refused).toBeLessThanOrEqual(2);
     const first = await info(s.url);
     expect(first).toMatchObject({ data_source: 'simulated', generation: 2 });
     expect(first.events).toBeGreaterThan(50);
