@@ -274,6 +274,9 @@ export async function readPack(
     header.catalog,
     events.map((e) => e.event.event_id),
   );
+  // Held apart from the parsed header, which is garbage once this returns.
+  const venueRefs = header.venueRefs;
+  let refs: RefIndex | null = null;
   const marketByNative = new Map<string, MarketEntry>();
   for (const [native, id] of header.natives) {
     const entry = marketById.get(id);
@@ -306,10 +309,14 @@ export async function readPack(
     stats: { data: header.stats.data, body: body(header.stats.body) },
     catalog,
     bodyCache,
-    refs: new RefIndex({
-      markets: catalog.rows.map((r) => r.item),
-      events: events.map((e) => e.event),
-      venueRefs: new Map(header.venueRefs),
-    }),
+    // Built on first use, as the catalog's search index: not before a restart's first answer.
+    get refs(): RefIndex {
+      refs ??= new RefIndex({
+        markets: catalog.rows.map((r) => r.item),
+        events: events.map((e) => e.event),
+        venueRefs: new Map(venueRefs),
+      });
+      return refs;
+    },
   };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Body, buildReadModel, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
 import { PACK_VERSION, readPack, writePack } from '../../src/serve/pack.ts';
+import { refIndexOf, resolveIn } from '../../src/serve/resolve.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { makeEvent, makeMarket } from '../support/records.ts';
 import { NOW, seedStore } from './seed.ts';
@@ -133,6 +134,31 @@ describe('read-model pack', () => {
     expect(text(back.info)).toBe(text(model.info));
     expect(text(back.spot)).toBe(text(model.spot));
     expect([...back.signalBySlug.keys()]).toEqual([...model.signalBySlug.keys()]);
+  });
+
+  it('builds the search and identifier indexes on first use, answering as the model it was written from', async () => {
+    const path = join(dir, 'lazy.pack');
+    await writePack(model, path, storeId);
+    const back = await readPack(path, {
+      store: storeId,
+      generation: model.generation,
+      origin: ORIGIN,
+      today: model.today,
+    });
+    if (!back) throw new Error('pack refused');
+    const words = model.events.slice(0, 3).map((e) => e.event.question.split(' ').slice(-2).join(' '));
+    for (const q of words) {
+      expect(back.catalog.search.searchEvents(q)).toEqual(model.catalog.search.searchEvents(q));
+      expect(back.catalog.search.searchMarkets(q)).toEqual(model.catalog.search.searchMarkets(q));
+    }
+    // The same object on every read: built once.
+    expect(back.catalog.search).toBe(back.catalog.search);
+    const refs = [...model.marketById.keys()].slice(0, 3).concat(model.events.slice(0, 2).map((e) => e.event.slug));
+    for (const ref of refs) {
+      expect(resolveIn(refIndexOf(back), ref)).toEqual(resolveIn(refIndexOf(model), ref));
+      expect(resolveIn(refIndexOf(back), ref)).not.toBeNull();
+    }
+    expect(refIndexOf(back)).toBe(refIndexOf(back));
   });
 
   it('keeps every body as the model holds it (gzip or identity), so a restart serves the very same bytes', async () => {
