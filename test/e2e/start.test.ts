@@ -46,7 +46,10 @@ interface AddressWatch {
 /** Asks `url`/healthz every 20 ms until stopped, counting answers by status and refused connections. */
 function watchAddress(url: string): AddressWatch {
   let running = true;
-  const w: AddressWatch = { stop: () => void (running = false), probes: 0, refused: 0, statuses: {} };
+  const stop = (): void => {
+    running = false;
+  };
+  const w: AddressWatch = { stop, probes: 0, refused: 0, statuses: {} };
   void (async () => {
     while (running) {
       w.probes++;
