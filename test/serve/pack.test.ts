@@ -89,6 +89,19 @@ async function seedOtherStore(dbUrl: string, native: string): Promise<Store> {
   return other;
 }
 
+/** Writes `written` (the seed's model) to a pack at `path` and reads it back for its store, generation, origin and day. */
+async function roundTrip(path: string, written: ReadModel = model): Promise<ReadModel> {
+  await writePack(written, path, storeId);
+  const back = await readPack(path, {
+    store: storeId,
+    generation: model.generation,
+    origin: ORIGIN,
+    today: model.today,
+  });
+  if (!back) throw new Error('pack refused');
+  return back;
+}
+
 /** A holder over `s` with the pack at `packPath`, its first pack write finished. */
 async function serveWithPack(s: Store, packPath: string, clock: Date): Promise<ReadModelHolder> {
   const errors: unknown[] = [];
@@ -106,14 +119,7 @@ async function serveWithPack(s: Store, packPath: string, clock: Date): Promise<R
 describe('read-model pack', () => {
   it('round-trips every body, etag and index', async () => {
     const path = join(dir, 'a.pack');
-    await writePack(model, path, storeId);
-    const back = await readPack(path, {
-      store: storeId,
-      generation: model.generation,
-      origin: ORIGIN,
-      today: model.today,
-    });
-    if (!back) throw new Error('pack refused');
+    const back = await roundTrip(path);
     expect(
       back.events.map((e) => [e.event.event_id, text(e.full), text(e.concise), e.full.etag, e.item, e.live, e.grade]),
     ).toEqual(
@@ -138,14 +144,7 @@ describe('read-model pack', () => {
 
   it('builds the search and identifier indexes on first use, answering as the model it was written from', async () => {
     const path = join(dir, 'lazy.pack');
-    await writePack(model, path, storeId);
-    const back = await readPack(path, {
-      store: storeId,
-      generation: model.generation,
-      origin: ORIGIN,
-      today: model.today,
-    });
-    if (!back) throw new Error('pack refused');
+    const back = await roundTrip(path);
     const words = model.events.slice(0, 3).map((e) => e.event.question.split(' ').slice(-2).join(' '));
     for (const q of words) {
       expect(back.catalog.search.searchEvents(q)).toEqual(model.catalog.search.searchEvents(q));
@@ -163,14 +162,7 @@ describe('read-model pack', () => {
 
   it('keeps every body as the model holds it (gzip or identity), so a restart serves the very same bytes', async () => {
     const path = join(dir, 'held.pack');
-    await writePack(model, path, storeId);
-    const back = await readPack(path, {
-      store: storeId,
-      generation: model.generation,
-      origin: ORIGIN,
-      today: model.today,
-    });
-    if (!back) throw new Error('pack refused');
+    const back = await roundTrip(path);
     const held = (m: ReadModel) =>
       allBodies(m).map((b) => [b.etag, b.heldEncoding, b.length, b.held.toString('base64'), b.encoded('gzip').length]);
     expect(held(back)).toEqual(held(model));
@@ -184,13 +176,7 @@ describe('read-model pack', () => {
     const [first, ...rest] = model.events;
     if (!first) throw new Error('no events');
     const edited = { ...model, events: [{ ...first, event: { ...first.event, question } }, ...rest] };
-    await writePack(edited, path, storeId);
-    const back = await readPack(path, {
-      store: storeId,
-      generation: model.generation,
-      origin: ORIGIN,
-      today: model.today,
-    });
+    const back = await roundTrip(path, edited);
     expect(back?.events[0]?.event).toEqual({ ...first.event, question });
     expect(back?.events.map((e) => e.event)).toEqual(edited.events.map((e) => e.event));
   });
