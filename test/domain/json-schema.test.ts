@@ -29,6 +29,12 @@ const addFormats = addFormatsModule.default;
 const BASE = 'https://pmref.example';
 
 /** Real example records, one or more per schema, as the store holds them. */
+/** A change-feed entry about market 0 of the seed records. */
+function change(seq: number, kind: string, generation: number, publishedAt: string, detail: Record<string, unknown>) {
+  const { market_id, event_id } = makeMarket(0);
+  return { seq, kind, market_id, event_id, signal_slug: null, generation, published_at: publishedAt, detail };
+}
+
 const EXAMPLES: Record<RecordSchemaName, unknown[]> = {
   events: [makeEvent(0), makeEvent(1, { venue: null, bundle_type: null, primary_market_id: null })],
   markets: [
@@ -49,45 +55,22 @@ const EXAMPLES: Record<RecordSchemaName, unknown[]> = {
   catalysts: [makeCatalyst(), makeCatalyst({ type: 'earnings:NVDA', origin: 'venue', event_ids: [] })],
   signals: [makeSignal()],
   changes: [
-    {
-      seq: 1,
-      kind: 'market_added',
-      market_id: makeMarket(0).market_id,
-      event_id: makeMarket(0).event_id,
-      signal_slug: null,
-      generation: 1,
-      published_at: '2026-03-02T10:00:00.000Z',
-      detail: { platform: 'venue_a', status: 'open', to: { grade: 'B', score: 71 } },
-    },
-    {
-      seq: 2,
-      kind: 'link_changed',
-      market_id: makeMarket(0).market_id,
-      event_id: makeMarket(0).event_id,
-      signal_slug: null,
-      generation: 2,
-      published_at: '2026-03-02T11:00:00.000Z',
-      detail: {
-        from: { question_id: null, also_on: [] },
-        to: { question_id: 'SVCX-0A1B2C3D4E', also_on: [{ market_id: makeMarket(1).market_id, relation: 'same' }] },
-      },
-    },
-    {
-      seq: 3,
-      kind: 'lifecycle',
-      market_id: makeMarket(0).market_id,
-      event_id: makeMarket(0).event_id,
-      signal_slug: null,
-      generation: 2,
-      published_at: '2026-03-02T11:00:00.000Z',
-      detail: {
-        event_type: 'status_change',
-        log_id: 7,
-        occurred_at: '2026-03-02T11:00:00.000Z',
-        from: 'open',
-        to: 'closed',
-      },
-    },
+    change(1, 'market_added', 1, '2026-03-02T10:00:00.000Z', {
+      platform: 'venue_a',
+      status: 'open',
+      to: { grade: 'B', score: 71 },
+    }),
+    change(2, 'link_changed', 2, '2026-03-02T11:00:00.000Z', {
+      from: { question_id: null, also_on: [] },
+      to: { question_id: 'SVCX-0A1B2C3D4E', also_on: [{ market_id: makeMarket(1).market_id, relation: 'same' }] },
+    }),
+    change(3, 'lifecycle', 2, '2026-03-02T11:00:00.000Z', {
+      event_type: 'status_change',
+      log_id: 7,
+      occurred_at: '2026-03-02T11:00:00.000Z',
+      from: 'open',
+      to: 'closed',
+    }),
   ],
 };
 

@@ -2,7 +2,7 @@
 // run's clock (an hourly row, or a newer daily mark of an earlier date), `carried_forward` when the market's venue
 // failed in that run, a history-backfill daily mark keeping its own `obtained`, and no point before a first value.
 import { describe, expect, it } from 'vitest';
-import type { MarkFacts } from '../../src/domain/index.ts';
+import { HISTORY_QUOTE_FIELDS, type HistoryQuoteField, type MarkFacts } from '../../src/domain/index.ts';
 import { hourlyPoints } from '../../src/serve/hourly-history.ts';
 import type { HourlyMark, RunHour } from '../../src/store/index.ts';
 import { makeMark } from '../store/records.ts';
@@ -15,26 +15,17 @@ const run = (hour: string, venue: 'ok' | 'failed' = 'ok'): RunHour => ({
   hourly_retention_days: 7,
 });
 
+/** No quote at all: each test row sets the fields it needs. */
+const NO_QUOTE = Object.fromEntries(HISTORY_QUOTE_FIELDS.map((f) => [f, null])) as Record<HistoryQuoteField, null>;
+
 const row = (hour: string, price: number): HourlyMark => ({
   market_id: 'M',
   snapshot_hour: hour,
   snapshot_at: `${hour}:00:00.000Z`,
   price_as_of: `${hour.slice(0, 10)}T00:00:00.000Z`,
-  yes_bid: null,
-  yes_ask: null,
-  no_bid: null,
-  no_ask: null,
-  yes_bid_size_usd: null,
-  yes_ask_size_usd: null,
-  no_bid_size_usd: null,
-  no_ask_size_usd: null,
+  ...NO_QUOTE,
   yes_last_price: price,
   implied_probability: price,
-  mid: null,
-  spread: null,
-  volume_24h_usd: null,
-  volume_total_usd: null,
-  open_interest_usd: null,
   stale_flag: false,
 });
 
