@@ -13,7 +13,7 @@
  * all but the small ones, see `heldBody`), so loading takes the bodies as they are, with no work per body.
  * Each part is preceded by its length (UInt32BE).
  */
-import { type FileHandle, open, rename } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type {
@@ -29,8 +29,7 @@ import { Body, BodyCache, DEFAULT_BODY_CACHE_BYTES, GzipBody, HELD_GZIP_LEVEL } 
 import { catalogFromPack, type PackedCatalog, packCatalog } from './market-list.ts';
 import type { MoverCandidates } from './movers.ts';
 import { questionIndexFrom } from './questions.ts';
-import { type EventEntry, indexEvents, type MarketEntry, type ReadModel } from './read-model.ts';
-import { RefIndex } from './ref-index.ts';
+import { type EventEntry, indexEvents, type MarketEntry, type ReadModel, withLazyRefs } from './read-model.ts';
 
 /**
  * 2: the header names the store it was built from (issue 15). 3: cross-venue questions, stats and the search
@@ -99,9 +98,15 @@ export interface PackKey {
 
 /**
  * Writes `model`, built from the store whose identity is `store`, to `path` (atomically: a temporary file
- * renamed into place).
+ * renamed into place). When `wanted` turns false (a newer model replaced this one), the write stops at its next
+ * step, removes its temporary file and resolves false, so the old model is not held for a pack nobody will load.
  */
-export async function writePack(model: ReadModel, path: string, store: string): Promise<void> {
+export async function writePack(
+  model: ReadModel,
+  path: string,
+  store: string,
+  wanted: () => boolean = () => true,
+): Promise<boolean> {
   const chunks: Buffer[] = [];
   let offset = 0;
   const ref = (body: Body): Ref => {
@@ -153,16 +158,26 @@ export async function writePack(model: ReadModel, path: string, store: string): 
   const stampBytes = Buffer.from(JSON.stringify(stamp), 'utf8');
   // Compressed on the thread pool: the event loop keeps serving meanwhile.
   const head = await gzipAsync(headJson, { level: HELD_GZIP_LEVEL });
+  if (!wanted()) return false;
   const tmp = `${path}.tmp-${process.pid}`;
   // Written in batches (no one big concatenation: the bodies already take the model's memory once).
   const fh = await open(tmp, 'w');
+  let complete = true;
   try {
     await fh.writev([lengthOf(stampBytes), stampBytes, lengthOf(head), head]);
-    for (let i = 0; i < chunks.length; i += 1024) await fh.writev(chunks.slice(i, i + 1024));
+    for (let i = 0; i < chunks.length && complete; i += 1024) {
+      await fh.writev(chunks.slice(i, i + 1024));
+      complete = wanted();
+    }
   } finally {
     await fh.close();
   }
+  if (!complete) {
+    await rm(tmp, { force: true });
+    return false;
+  }
   await rename(tmp, path);
+  return true;
 }
 
 /**
@@ -274,49 +289,42 @@ export async function readPack(
     header.catalog,
     events.map((e) => e.event.event_id),
   );
-  // Held apart from the parsed header, which is garbage once this returns.
-  const venueRefs = header.venueRefs;
-  let refs: RefIndex | null = null;
   const marketByNative = new Map<string, MarketEntry>();
   for (const [native, id] of header.natives) {
     const entry = marketById.get(id);
     if (entry) marketByNative.set(native, entry);
   }
-  return {
-    generation: stamp.generation,
-    builtAt: stamp.builtAt,
-    today: stamp.today,
-    origin: stamp.origin,
-    dataSource: header.dataSource,
-    notice: header.notice,
-    moversNotice: header.moversNotice,
-    events,
-    eventByKey,
-    byCategory,
-    byVenue,
-    byGrade,
-    marketById,
-    marketByNative,
-    movers: header.movers,
-    catalysts: header.catalysts,
-    signals: header.signals,
-    signalBySlug: new Map(header.signalBodies.map(([slug, ref]) => [slug, body(ref)])),
-    spot: body(header.spot),
-    info: body(header.info),
-    counts: header.counts,
-    cache: new Map(),
-    questions: questionIndexFrom(header.questions.map((q) => ({ summary: q.summary, detail: body(q.detail) }))),
-    stats: { data: header.stats.data, body: body(header.stats.body) },
-    catalog,
-    bodyCache,
-    // Built on first use, as the catalog's search index: not before a restart's first answer.
-    get refs(): RefIndex {
-      refs ??= new RefIndex({
-        markets: catalog.rows.map((r) => r.item),
-        events: events.map((e) => e.event),
-        venueRefs: new Map(venueRefs),
-      });
-      return refs;
+  return withLazyRefs(
+    {
+      generation: stamp.generation,
+      builtAt: stamp.builtAt,
+      today: stamp.today,
+      origin: stamp.origin,
+      dataSource: header.dataSource,
+      notice: header.notice,
+      moversNotice: header.moversNotice,
+      events,
+      eventByKey,
+      byCategory,
+      byVenue,
+      byGrade,
+      marketById,
+      marketByNative,
+      movers: header.movers,
+      catalysts: header.catalysts,
+      signals: header.signals,
+      signalBySlug: new Map(header.signalBodies.map(([slug, ref]) => [slug, body(ref)])),
+      spot: body(header.spot),
+      info: body(header.info),
+      counts: header.counts,
+      cache: new Map(),
+      questions: questionIndexFrom(header.questions.map((q) => ({ summary: q.summary, detail: body(q.detail) }))),
+      stats: { data: header.stats.data, body: body(header.stats.body) },
+      catalog,
+      bodyCache,
     },
-  };
+    catalog,
+    events,
+    new Map(header.venueRefs),
+  );
 }

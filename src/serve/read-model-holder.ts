@@ -10,7 +10,6 @@ import { collectGarbage, compactHeap } from './gc.ts';
 import { readPack, writePack } from './pack.ts';
 import type { ReadModelSource } from './query-service.ts';
 import { buildReadModel, type ReadModel } from './read-model.ts';
-import { refIndexOf } from './resolve.ts';
 
 export interface HolderOptions {
   origin: string;
@@ -29,8 +28,8 @@ export interface HolderOptions {
   bodyCacheBytes?: number;
 }
 
-/** How long after a pack load the heap is compacted (see `create`). */
-const COMPACT_AFTER_PACK_MS = 2_000;
+/** How long after the first model is ready its indexes are warmed and the heap compacted (see `create`). */
+const WARM_AFTER_FIRST_MS = 2_000;
 
 /**
  * What the holder knows of the model it serves beyond the model itself: how old its data is and how its last
@@ -56,10 +55,45 @@ async function publishedAtOf(store: Store): Promise<string | null> {
   return (await store.lastRun({ published: true }))?.finished_at ?? null;
 }
 
-/** Builds the indexes a model read from a pack makes on first use (catalog search, identifier lookup). */
+function buildOptionsOf(opts: HolderOptions) {
+  return {
+    origin: opts.origin,
+    now: opts.clock(),
+    ...(opts.serviceName ? { serviceName: opts.serviceName } : {}),
+    ...(opts.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: opts.bodyCacheBytes }),
+  };
+}
+
+/** Builds before giving up on a store whose generation keeps moving during the build (see buildConsistent). */
+const MAX_BUILDS = 4;
+
+/**
+ * Builds a model of one generation. A build reads the store in many statements, so a run that publishes during
+ * it (a first start serves its oldest snapshot while the next is ingested; a replica rebuilds while a worker
+ * elsewhere publishes) could leave it holding records of two generations: when the generation moved, the model
+ * is built again. After MAX_BUILDS the last model is kept and said to be stale (onError); its generation is the
+ * older one, so the next refresh rebuilds.
+ */
+async function buildConsistent(store: Store, opts: HolderOptions): Promise<ReadModel> {
+  for (let build = 1; ; build++) {
+    const model = await buildReadModel(store, buildOptionsOf(opts));
+    const now = await store.generation();
+    if (now === model.generation) return model;
+    if (build >= MAX_BUILDS) {
+      opts.onError?.(
+        new Error(
+          `the store's generation moved during ${build} read-model builds in a row (now ${now}); serving generation ${model.generation}, which may hold records of a newer one until the next rebuild`,
+        ),
+      );
+      return model;
+    }
+  }
+}
+
+/** Builds the indexes a model makes on first use (catalog search, identifier lookup). */
 function warmIndexes(model: ReadModel): void {
   void model.catalog.search;
-  refIndexOf(model);
+  void model.refs;
 }
 
 export class ReadModelHolder implements ReadModelSource {
@@ -101,35 +135,63 @@ export class ReadModelHolder implements ReadModelSource {
         opts.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: opts.bodyCacheBytes },
       );
       if (packed) {
-        // Once the server is up, not before its first answer: the indexes a pack does not hold are built (search,
-        // identifiers: about 1 s on the full universe; a request that needs one first builds it then), and the
-        // parsed header's objects, dead among the model's, are collected and the heap compacted to give their
-        // pages back (measured on the full simulated universe: RSS 530–670 MB after one collection, 475 MB after
-        // compaction; its rounds take about 0.4 s of the event loop).
-        setTimeout(() => {
-          warmIndexes(packed);
-          void compactHeap();
-        }, COMPACT_AFTER_PACK_MS).unref();
-        return new ReadModelHolder(store, opts, packed, identity, { publishedAt, buildMs: Date.now() - started });
+        const holder = new ReadModelHolder(store, opts, packed, identity, {
+          publishedAt,
+          buildMs: Date.now() - started,
+        });
+        holder.settleFirst(false);
+        return holder;
       }
     }
-    const first = await buildReadModel(store, ReadModelHolder.buildOptions(opts));
-    const buildMs = Date.now() - started;
-    collectGarbage();
-    void compactHeap(); // in the background: requests are served between its rounds
-    const holder = new ReadModelHolder(store, opts, first, identity, { publishedAt, buildMs });
-    holder.savePack(first);
+    const first = await buildConsistent(store, opts);
+    const holder = new ReadModelHolder(store, opts, first, identity, { publishedAt, buildMs: Date.now() - started });
+    holder.settleFirst(true);
     return holder;
   }
 
-  /** Writes the pack in the background; a failure is reported and costs only the next restart's speed. */
+  /**
+   * What follows the first model, once the server is up rather than before its first answer (a server listens
+   * within this delay): its indexes are built (search, identifiers: about 1–2 s on the full universe; a request
+   * that needs one first builds it then), the garbage of the build or of the parsed pack header is collected and
+   * the heap compacted to give its pages back (on the full simulated universe after a pack load: RSS 530–670 MB
+   * after one collection, 475 MB after compaction; its rounds take about 0.4 s of the event loop), and a model
+   * built from the store is written to the pack (about 1 s). `packWritten()` waits for it.
+   */
+  private settleFirst(save: boolean): void {
+    const model = this.model;
+    this.packWrite = new Promise<void>((resolve) => setTimeout(resolve, WARM_AFTER_FIRST_MS).unref()).then(() => {
+      warmIndexes(model);
+      collectGarbage();
+      void compactHeap(); // in the background: requests are served between its rounds
+    });
+    if (save) this.savePack(model);
+  }
+
+  /**
+   * Writes the pack in the background; a failure is reported and costs only the next restart's speed. A model
+   * replaced before its write began or ended is not written (a first start serves its oldest snapshot for about
+   * half a minute; writing its pack meanwhile kept that model, some 400 MB, alive well past its swap).
+   */
   private savePack(model: ReadModel): void {
     const path = this.opts.packPath;
     if (!path) return;
     const identity = this.storeIdentity;
+    const wanted = () => this.model === model;
     this.packWrite = this.packWrite
-      .then(() => writePack(model, path, identity))
+      .then(async () => {
+        if (wanted()) await writePack(model, path, identity, wanted);
+      })
       .catch((err: unknown) => this.opts.onError?.(err));
+  }
+
+  /**
+   * Resolves once every pack write started so far has finished and the heap has been compacted after it: what a
+   * caller about to start memory-heavy work waits for (a first start's history catch-up: the pack write's header
+   * and the replaced model's pages are given back first). Serving never waits for it.
+   */
+  async quiet(): Promise<void> {
+    await this.packWrite;
+    await compactHeap();
   }
 
   /**
@@ -139,15 +201,6 @@ export class ReadModelHolder implements ReadModelSource {
    */
   packWritten(): Promise<void> {
     return this.packWrite;
-  }
-
-  private static buildOptions(opts: HolderOptions) {
-    return {
-      origin: opts.origin,
-      now: opts.clock(),
-      ...(opts.serviceName ? { serviceName: opts.serviceName } : {}),
-      ...(opts.bodyCacheBytes === undefined ? {} : { bodyCacheBytes: opts.bodyCacheBytes }),
-    };
   }
 
   current(): ReadModel {
@@ -182,7 +235,9 @@ export class ReadModelHolder implements ReadModelSource {
       }
       const started = Date.now();
       const publishedAt = await publishedAtOf(this.store);
-      const next = await buildReadModel(this.store, ReadModelHolder.buildOptions(this.opts));
+      const next = await buildConsistent(this.store, this.opts);
+      // Built before the swap, so no request after it waits for an index.
+      warmIndexes(next);
       this.model = next;
       this.storeIdentity = identity;
       this.state = { ...this.state, publishedAt, buildMs: Date.now() - started, rebuildFailedAt: null };

@@ -14,7 +14,7 @@ import {
   type ResolvedRecord,
 } from '../domain/index.ts';
 import type { ReadModel } from './read-model.ts';
-import { KIND_TARGET, type MarketIdentity, RefIndex } from './ref-index.ts';
+import { KIND_TARGET, type MarketIdentity, type RefIndex } from './ref-index.ts';
 import { type ParsedRef, parseRef } from './resolve-ref.ts';
 
 /** What a reference matched: the kind that matched first, and the places of the records it names. */
@@ -23,27 +23,6 @@ export interface Resolution {
   matchedOn: IdentifierKind;
   markets: number[];
   events: number[];
-}
-
-/** Indexes built for models that came without one (a model read from a pack), made on first use. */
-const lateIndexes = new WeakMap<ReadModel, RefIndex>();
-
-/**
- * The reference index of a model: the one its build made or, for a model read from a pack (which keeps no
- * venue identifiers beyond tickers and condition ids), one made from its catalog rows and events on first use.
- */
-export function refIndexOf(model: ReadModel): RefIndex {
-  if (model.refs) return model.refs;
-  let index = lateIndexes.get(model);
-  if (!index) {
-    index = new RefIndex({
-      markets: model.catalog.rows.map((r) => r.item),
-      events: model.events.map((e) => e.event),
-      venueRefs: new Map(),
-    });
-    lateIndexes.set(model, index);
-  }
-  return index;
 }
 
 /** The records a reference names, from the first group of its lookups with a hit; null when none hits. */
@@ -72,7 +51,7 @@ export function resolveIn(index: RefIndex, ref: string): Resolution | null {
  * event or the question itself is told to ask for that instead (`get_event`, `compare_question`).
  */
 export function marketIdForRef(model: ReadModel, ref: string): string | null {
-  const index = refIndexOf(model);
+  const index = model.refs;
   const found = resolveIn(index, ref);
   if (!found || found.matchedOn === 'event_id' || found.matchedOn === 'question_id') return null;
   const places = new Set(found.markets);
@@ -87,7 +66,7 @@ export function marketIdForRef(model: ReadModel, ref: string): string | null {
 
 /** `GET /v1/resolve`: the record(s) a reference names with all their identifiers; null when nothing matches. */
 export function resolveRef(model: ReadModel, ref: string): ResolveAnswer | null {
-  const index = refIndexOf(model);
+  const index = model.refs;
   const found = resolveIn(index, ref);
   if (!found) return null;
   const head = {

@@ -2,13 +2,13 @@
 // compressed as the model does, and is used only for the store that wrote it (its identity) at the same
 // generation, origin and day: any other store, even in the same folder and at the same generation, or a pack of
 // an older format, rebuilds from the store.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Body, buildReadModel, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
+import { type Body, buildReadModel, collectGarbage, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
 import { PACK_VERSION, readPack, writePack } from '../../src/serve/pack.ts';
-import { refIndexOf, resolveIn } from '../../src/serve/resolve.ts';
+import { resolveIn } from '../../src/serve/resolve.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { makeEvent, makeMarket } from '../support/records.ts';
 import { NOW, seedStore } from './seed.ts';
@@ -154,10 +154,10 @@ describe('read-model pack', () => {
     expect(back.catalog.search).toBe(back.catalog.search);
     const refs = [...model.marketById.keys()].slice(0, 3).concat(model.events.slice(0, 2).map((e) => e.event.slug));
     for (const ref of refs) {
-      expect(resolveIn(refIndexOf(back), ref)).toEqual(resolveIn(refIndexOf(model), ref));
-      expect(resolveIn(refIndexOf(back), ref)).not.toBeNull();
+      expect(resolveIn(back.refs, ref)).toEqual(resolveIn(model.refs, ref));
+      expect(resolveIn(back.refs, ref)).not.toBeNull();
     }
-    expect(refIndexOf(back)).toBe(refIndexOf(back));
+    expect(back.refs).toBe(back.refs);
   });
 
   it('keeps every body as the model holds it (gzip or identity), so a restart serves the very same bytes', async () => {
@@ -194,6 +194,35 @@ describe('read-model pack', () => {
     // The header is compressed too: its JSON is several times the bytes it takes.
     expect(file[8 + stampLength]).toBe(0x1f); // gzip's magic number
     expect(packHeader(path).headerBytes).toBeGreaterThan(3 * headLength);
+  });
+
+  it('is not written, and leaves no file behind, for a model replaced before or while it is written', async () => {
+    const before = join(dir, 'replaced-before.pack');
+    expect(await writePack(model, before, storeId, () => false)).toBe(false);
+    // Replaced after the first batch of bodies: the write stops there.
+    const during = join(dir, 'replaced-during.pack');
+    let asked = 0;
+    expect(await writePack(model, during, storeId, () => ++asked < 2)).toBe(false);
+    expect(asked).toBe(2);
+    expect(readdirSync(dir).filter((f) => f.startsWith('replaced-'))).toEqual([]);
+    expect(await writePack(model, during, storeId, () => true)).toBe(true);
+    expect(
+      await readPack(during, { store: storeId, generation: model.generation, origin: ORIGIN, today: model.today }),
+    ).not.toBeNull();
+  });
+
+  it('lets a replaced model go: neither its settling, its pack write nor its index getters keep it', async () => {
+    const holder = await serveWithPack(store, join(dir, 'replaced.pack'), NOW);
+    const first = new WeakRef(holder.current());
+    // Its indexes built, as once a server is up: their getters must hold only what they index.
+    void first.deref()?.catalog.search;
+    void first.deref()?.refs;
+    expect(await holder.refresh(true)).toBe(true);
+    await holder.packWritten();
+    // A WeakRef's target is kept to the end of the job that made or read it: collect in a later one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(first.deref()).toBeUndefined();
   });
 
   it('is refused for another store, generation, origin or day, an older format, and when missing', async () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Event, type MarketListItem, ResolveAnswerSchema } from '../../src/domain/index.ts';
 import { buildReadModel, type ReadModel } from '../../src/serve/index.ts';
-import { marketIdForRef, refIndexOf, resolveRef } from '../../src/serve/resolve.ts';
+import { marketIdForRef, resolveRef } from '../../src/serve/resolve.ts';
 import type { Store } from '../../src/store/index.ts';
 import { loadReplayData } from '../../src/venues/index.ts';
 import { runOn, tempStore } from '../pipeline/harness.ts';
@@ -150,7 +150,7 @@ describe.skipIf(!present)('every identifier of the recorded venue data resolves'
   });
 
   it('resolves each to its record (counts per kind printed; misses listed)', () => {
-    const refsStored = refIndexOf(model).venueRefs.size > 0;
+    const refsStored = model.refs.venueRefs.size > 0;
     if (!refsStored) {
       console.warn(
         'resolve-real-fixtures: no stored market carries venue_refs (market slug, CLOB token ids, Gamma ids), so ' +
@@ -205,7 +205,7 @@ describe.skipIf(!present)('every identifier of the recorded venue data resolves'
   });
 
   it('leads every market reference to its market, as GET /v1/markets/{id} and get_market read it', () => {
-    const refsStored = refIndexOf(model).venueRefs.size > 0;
+    const refsStored = model.refs.venueRefs.size > 0;
     const wrong = cases
       .filter((c) => c.match === 'market' && !c.group && (refsStored || !c.venueRefs))
       .filter((c) => marketIdForRef(model, c.ref) !== c.id)
