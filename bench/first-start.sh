@@ -1,6 +1,6 @@
 #!/bin/bash
 # Measures a first start of `npm start` on a fresh store (simulated universe, venues unreachable), then a restart:
-# first 200 on /v1/events, peak RSS (sampled from /proc every 0.3 s), RSS 30 s and 60 s after the history catch-up
+# first 200 on /v1/events, peak RSS (sampled from /proc every 0.3 s, each sample kept in rss.tsv), RSS 30 s and 60 s after the history catch-up
 # published (third "pipeline run N ok" line), the store and pack sizes, restart to first 200 and its RSS.
 # Usage: bench/first-start.sh <repo> <scratch dir> <port>   (issue 18; figures in bench/footprint.json)
 REPO=$1; W=$2; PORT=$3
@@ -13,8 +13,9 @@ PID=$!
 PEAK=0; FIRST=""; DONE=""
 while kill -0 $PID 2>/dev/null; do
   R=$(awk '/VmRSS/{print $2}' /proc/$PID/status 2>/dev/null); R=${R:-0}
-  if [ "$R" -gt "$PEAK" ]; then PEAK=$R; fi
   NOW=$(date +%s.%N)
+  if [ "$R" -gt "$PEAK" ]; then PEAK=$R; PEAKT=$(echo "$NOW - $T0" | bc); fi
+  echo "$(echo "$NOW - $T0" | bc) $((R/1024))" >> $W/rss.tsv
   if [ -z "$FIRST" ]; then
     if curl -sf -o /dev/null localhost:$PORT/v1/events; then FIRST=$(echo "$NOW - $T0" | bc); echo "first200 $FIRST s peak-so-far $((PEAK/1024)) MB"; fi
   elif [ -z "$DONE" ]; then
@@ -27,7 +28,7 @@ while kill -0 $PID 2>/dev/null; do
   fi
   sleep 0.3
 done
-echo "peak-rss $((PEAK/1024)) MB"
+echo "peak-rss $((PEAK/1024)) MB at $PEAKT s (every sample: $W/rss.tsv, seconds and MB)"
 # The restart must find the pack of the catch-up's generation: wait (up to 10 min) until it is written.
 for _ in $(seq 1 600); do
   [ -n "$DT" ] && [ -f $W/data/pmref.sqlite.pack ] && [ "$(stat -c %Y $W/data/pmref.sqlite.pack)" -ge "$DT" ] && break

@@ -30,6 +30,8 @@ export interface IngestOptions {
   onlyNewSnapshots?: boolean;
   /** Simulated source: defer the price-history backfill to a later catch-up run (first start). */
   deferHistory?: boolean;
+  /** Simulated source: called after each snapshot's run that published (simulated.ts `onPublished`). */
+  onPublished?: (summary: RunSummary) => void;
   /**
    * Simulated source: hourly refreshes with a share of the markets changed each hour instead of the snapshot
    * runs (simulated.ts `refreshSimulated`): `fraction` per hour, from `hour` hours after the newest snapshot,
@@ -131,6 +133,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
       now: clock,
       ...(options.onlyNewSnapshots ? { onlyNew: true } : {}),
       ...(options.deferHistory ? { deferHistory: true } : {}),
+      ...(options.onPublished ? { onPublished: options.onPublished } : {}),
       ...full,
       ...progress,
     });

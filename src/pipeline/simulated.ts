@@ -52,6 +52,11 @@ export interface SimulatedIngestOptions {
   incremental?: boolean;
   /** Days of hourly history detail kept (runPipeline `hourlyRetentionDays`, PMREF_HOURLY_RETENTION_DAYS). */
   hourlyRetentionDays?: number;
+  /**
+   * Called after each snapshot's run that published (ok or partial), before the next snapshot's run starts: a
+   * first start serves the oldest snapshot while the newer ones are ingested (start.ts).
+   */
+  onPublished?: (summary: RunSummary) => void;
 }
 
 export interface SimulatedIngestResult {
@@ -257,6 +262,7 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
           ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),
         });
         runs.push(summary);
+        if (summary.status === 'ok' || summary.status === 'partial') options.onPublished?.(summary);
       } finally {
         await server.close();
       }

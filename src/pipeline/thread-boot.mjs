@@ -1,7 +1,7 @@
-// Entry of the pipeline worker thread: a worker thread does not inherit the main thread's TypeScript loader,
-// so it registers tsx itself before loading the real entry (thread-entry.ts, named in workerData).
+// Entry of the pipeline worker thread: a worker thread does not inherit the main thread's module loading, so it
+// loads the real entry (thread-entry.ts, named in workerData) as bin/pmref.js loads the command: its compiled
+// module, or through tsx (bin/compiled.mjs).
 import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importSourceUrl } from '../../bin/compiled.mjs';
 
-register();
-await import(workerData.entry);
+await importSourceUrl(workerData.entry);

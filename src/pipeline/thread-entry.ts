@@ -38,6 +38,7 @@ const worker = startWorker({
   logger,
   deferFirstHistory: data.deferFirstHistory,
   onProgress: (event) => post({ type: 'progress', event }),
+  onPublished: (generation) => post({ type: 'published', generation }),
   onRun: (result) => {
     post({ type: 'run', result });
     releaseAfterRun();

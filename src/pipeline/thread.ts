@@ -23,6 +23,7 @@ export type ToThread = { type: 'run-now'; id: number } | { type: 'stop' };
 export type FromThread =
   | { type: 'progress'; event: ProgressEvent }
   | { type: 'run'; result: IngestResult }
+  | { type: 'published'; generation: number }
   | { type: 'initial'; result: IngestResult | null; next: string | null }
   | { type: 'ran'; id: number; result: IngestResult | null; next: string | null }
   | { type: 'stopped' };
@@ -32,6 +33,8 @@ export interface ThreadWorkerOptions {
   logger: PipelineLogger;
   /** Called on the server's thread after every run that published. */
   onRun?: (result: IngestResult) => void | Promise<void>;
+  /** Called on the server's thread after each pipeline run that published within an ingest (worker.ts). */
+  onPublished?: (generation: number) => void;
   onProgress?: ProgressListener;
   deferFirstHistory?: boolean;
   /** The thread's entry module instead of thread-entry.ts (tests: a thread that exhausts its heap bound). */
@@ -85,6 +88,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     t.on('message', (message: FromThread) => {
       if (message.type === 'progress') options.onProgress?.(message.event);
       else if (message.type === 'run') void Promise.resolve(options.onRun?.(message.result));
+      else if (message.type === 'published') options.onPublished?.(message.generation);
       else if (message.type === 'initial') {
         next = message.next ? new Date(message.next) : null;
         resolveInitial(message.result);
@@ -132,13 +136,15 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
       return answer;
     },
     nextRun: () => next,
-    stop() {
+    stop(withinMs?: number) {
       stopping ??= (async () => {
         const t = thread;
         if (t === null) return;
         const exited = new Promise<void>((resolve) => t.once('exit', () => resolve()));
         t.postMessage({ type: 'stop' } satisfies ToThread);
+        const cut = withinMs === undefined ? null : setTimeout(() => void t.terminate(), withinMs);
         await exited;
+        if (cut) clearTimeout(cut);
       })();
       return stopping;
     },

@@ -25,6 +25,11 @@ export interface WorkerOptions {
   logger: PipelineLogger;
   /** Called after every run that published (e.g. to rebuild the read model in-process). */
   onRun?: (result: IngestResult) => void | Promise<void>;
+  /**
+   * Called after each pipeline run that published within an ingest, before the ingest ends (the simulated
+   * source runs one per snapshot): a first start serves the first published generation while the rest runs.
+   */
+  onPublished?: (generation: number) => void;
   onProgress?: ProgressListener;
   /** Wall clock (tests inject one). */
   clock?: () => Date;
@@ -51,8 +56,12 @@ export interface Worker {
   initial: Promise<IngestResult | null>;
   /** When the next scheduled refresh fires. */
   nextRun(): Date | null;
-  /** Stops the schedule and waits for a run in progress. */
-  stop(): Promise<void>;
+  /**
+   * Stops the schedule and waits for a run in progress. With `withinMs`, a worker on its own thread is ended after
+   * that long whatever it is doing (a run it cuts short publishes nothing; the next start marks it aborted); an
+   * in-process worker always waits.
+   */
+  stop(withinMs?: number): Promise<void>;
 }
 
 /** True when the store has no catalog yet or its last run finished longer ago than the refresh interval. */
@@ -140,6 +149,9 @@ export function startWorker(options: WorkerOptions): Worker {
       clock,
       onlyNewSnapshots: chosen === 'simulated',
       ...(options.deferFirstHistory && (await store.counts()).markets === 0 ? { deferHistory: true } : {}),
+      ...(options.onPublished
+        ? { onPublished: (s: { generation: number }) => options.onPublished?.(s.generation) }
+        : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
     source = result.source;

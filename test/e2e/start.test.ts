@@ -1,9 +1,11 @@
 // `pmref start` end to end, as `npm start` runs it: on an empty store it ingests the simulated universe through
-// the replay server and the real pipeline (on its pipeline thread) before serving, says it serves simulated
-// data, fetches the deferred price history in the background and swaps the read model when it is in; a
-// restart on the same store serves at once; SIGTERM stops it cleanly.
+// the replay server and the real pipeline (on its pipeline thread), serves its oldest snapshot once that is
+// published, says it serves simulated data, swaps in the newest snapshot, then fetches the deferred price history
+// in the background and swaps the read model again when it is in; a restart on the same store serves at once;
+// SIGTERM stops it cleanly.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +27,7 @@ afterAll(() => {
 interface Started {
   child: ChildProcess;
   url: string;
-  /** The "serving … events" line. */
+  /** What stdout said up to the "serving … events" line (written with the lines after it in one write). */
   banner: string;
   stderr: () => string;
   exited: Promise<number | null>;
@@ -124,7 +126,7 @@ function start(): Promise<Started> {
       const m = /pmref: serving .* on (http:\/\/\S+) .*/.exec(out);
       if (m?.[1]) {
         watch?.stop();
-        resolve({ child, url: m[1], banner: m[0], stderr: () => err, exited, interim, watch });
+        resolve({ child, url: m[1], banner: out, stderr: () => err, exited, interim, watch });
       }
     });
     void exited.then((code) => reject(new Error(`start exited ${code}: ${err.slice(-2000)}`)));
@@ -137,10 +139,39 @@ async function info(url: string): Promise<{ generation: number; data_source: str
   return (await res.json()) as { generation: number; data_source: string; events: number };
 }
 
+/** `pmref start` on the store at `dbPath` with its address taken: its exit code and stderr. */
+async function startOnTakenAddress(dbPath: string): Promise<{ code: number | null; port: number; stderr: string }> {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as AddressInfo;
+  try {
+    const child = spawn(process.execPath, ['bin/pmref.js', 'start', '--port', String(port), '--host', '127.0.0.1'], {
+      env: {
+        ...process.env,
+        PMREF_DB_URL: `sqlite:${dbPath}`,
+        PMREF_SIM_DIR: join(dir, 'sim'),
+        PMREF_SOURCE: 'simulated',
+        PMREF_LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, port, stderr };
+  } finally {
+    taken.close();
+  }
+}
+
 describe('pmref start', () => {
-  it('first start: ingests the simulated universe, serves it labelled, then swaps in the price history', async () => {
+  it('first start: serves the oldest snapshot labelled, then swaps in the newest and the price history', async () => {
     const s = await start();
-    expect(s.banner).toMatch(/generation 2, ready in [\d.]+s\) — SIMULATED data/);
+    expect(s.banner).toMatch(/generation 1, ready in [\d.]+s\) — SIMULATED data/);
+    expect(s.banner).toContain('serving the oldest simulated snapshot while the newer ones are ingested');
     // While the first run built the catalog, the address answered: alive, not ready, and why.
     const interim = await s.interim;
     expect(interim?.healthz).toBe(200);
@@ -160,7 +191,7 @@ describe('pmref start', () => {
     );
     expect(watch?.refused).toBeLessThanOrEqual(2);
     const first = await info(s.url);
-    expect(first).toMatchObject({ data_source: 'simulated', generation: 2 });
+    expect(first).toMatchObject({ data_source: 'simulated', generation: 1 });
     expect(first.events).toBeGreaterThan(50);
     const list = await fetch(`${s.url}/v1/events?limit=5`);
     expect(list.status).toBe(200);
@@ -171,14 +202,19 @@ describe('pmref start', () => {
     expect(s.stderr()).toContain('"thread":"pipeline"');
     expect(s.stderr()).toContain('progress: ');
 
-    // The deferred history arrives from the background run: a new generation with movers on two days.
+    // The newest snapshot's run publishes generation 2 and the server swaps it in; then the deferred history
+    // arrives from the background run: generation 3. The catch-up waits for the first ingest, so 2 is served
+    // for at least the catch-up's run.
     const deadline = Date.now() + 90_000;
     let now = first;
+    const seen = new Set([now.generation]);
     while (now.generation < 3 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 100));
       now = await info(s.url);
+      seen.add(now.generation);
     }
     expect(now.generation).toBe(3);
+    expect([...seen]).toEqual([1, 2, 3]);
 
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
@@ -191,5 +227,23 @@ describe('pmref start', () => {
     expect((await info(s.url)).generation).toBe(3);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  it('ends, saying why, when its address is taken: no pipeline goes on in a process that cannot serve', async () => {
+    // A first start: it fails before any pipeline work.
+    const empty = mkdtempSync(join(tmpdir(), 'pmref-start-taken-'));
+    try {
+      const first = await startOnTakenAddress(join(empty, 'pmref.sqlite'));
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain(`EADDRINUSE: address already in use 127.0.0.1:${first.port}`);
+      expect(first.stderr).not.toContain('simulated snapshot');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    // A restart: its pipeline thread had started; it is stopped, and the process ends.
+    const again = await startOnTakenAddress(join(dir, 'pmref.sqlite'));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`EADDRINUSE: address already in use 127.0.0.1:${again.port}`);
+    expect(again.stderr).toContain('not serving: stopping the pipeline');
   }, 60_000);
 });
