@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The `pmref` command. TypeScript sources run through tsx's loader, so there is no build step:
-// `npm ci && npm start` is all a fresh machine needs.
-import { register } from 'tsx/esm/api';
+// The `pmref` command. TypeScript sources, no build step: `npm ci && npm start` is all a fresh machine needs.
+// compiled.mjs says how they are loaded (one module compiled per source change, or through tsx's loader).
+import { importSources } from './compiled.mjs';
 
-register();
-const { main } = await import('../src/cli.ts');
+const { main } = await importSources('src/cli.ts');
 process.exitCode = await main(process.argv.slice(2));
