@@ -183,7 +183,8 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
         .then(async () => {
           const pending =
             ((await store.lastRun())?.summary.backfill as { pending?: number } | null | undefined)?.pending ?? 0;
-          if (pending > 0) {
+          // A stopping server starts no run (its worker is stopping too).
+          if (pending > 0 && !serving.draining()) {
             logger.info({ pending }, 'fetching the deferred price history in the background');
             void worker.runNow();
           }

@@ -169,8 +169,9 @@ export class ReadModelHolder implements ReadModelSource {
 
   /**
    * Writes the pack in the background; a failure is reported and costs only the next restart's speed. A model
-   * replaced before its write began or ended is not written (a first start serves its oldest snapshot for about
-   * half a minute; writing its pack meanwhile kept that model, some 400 MB, alive well past its swap).
+   * replaced before its write began or ended is not written: its pack would be replaced at once, and the write
+   * would keep the replaced model in memory meanwhile (a first start serves its oldest snapshot for about half a
+   * minute).
    */
   private savePack(model: ReadModel): void {
     const path = this.opts.packPath;

@@ -94,11 +94,12 @@ async function probeInterim(url: string): Promise<Interim> {
   };
 }
 
-function start(): Promise<Started> {
-  const child = spawn(process.execPath, ['bin/pmref.js', 'start', '--port', '0', '--host', '127.0.0.1'], {
+/** `pmref start` on 127.0.0.1:`port` over the store at `dbPath` and the test's simulated universe. */
+function spawnStart(port: number, dbPath: string): ChildProcess {
+  const child = spawn(process.execPath, ['bin/pmref.js', 'start', '--port', String(port), '--host', '127.0.0.1'], {
     env: {
       ...process.env,
-      PMREF_DB_URL: `sqlite:${join(dir, 'pmref.sqlite')}`,
+      PMREF_DB_URL: `sqlite:${dbPath}`,
       PMREF_SIM_DIR: join(dir, 'sim'),
       PMREF_SOURCE: 'simulated',
       PMREF_LOG_LEVEL: 'info',
@@ -107,6 +108,11 @@ function start(): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
+  return child;
+}
+
+function start(): Promise<Started> {
+  const child = spawnStart(0, join(dir, 'pmref.sqlite'));
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -145,17 +151,7 @@ async function startOnTakenAddress(dbPath: string): Promise<{ code: number | nul
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const { port } = taken.address() as AddressInfo;
   try {
-    const child = spawn(process.execPath, ['bin/pmref.js', 'start', '--port', String(port), '--host', '127.0.0.1'], {
-      env: {
-        ...process.env,
-        PMREF_DB_URL: `sqlite:${dbPath}`,
-        PMREF_SIM_DIR: join(dir, 'sim'),
-        PMREF_SOURCE: 'simulated',
-        PMREF_LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
+    const child = spawnStart(port, dbPath);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString();

@@ -45,6 +45,34 @@ describe('ReadModelHolder', () => {
     }
   });
 
+  it('builds again when a run publishes during a build, so no model holds two generations', async () => {
+    const store = await seedStore();
+    try {
+      // A run publishes while the first build reads the store (after it read the generation, before it read the
+      // events): that build's generation is stale once it ends.
+      let published = false;
+      const listEvents = store.listEvents.bind(store);
+      const racing = Object.assign(Object.create(store) as typeof store, {
+        listEvents: async (...args: Parameters<typeof store.listEvents>) => {
+          if (!published) {
+            published = true;
+            const run = await store.startRun('simulated', '2026-11-21T13:00:00.000Z');
+            await store.upsertEvents([{ ...fed, question: 'Published during the build?' }]);
+            await store.finishRun(run, 'ok', {}, '2026-11-21T13:01:00.000Z', true);
+          }
+          return listEvents(...args);
+        },
+      });
+      const holder = await ReadModelHolder.create(racing, { origin: 'http://pmref.test', clock: () => NOW });
+      const model = holder.current();
+      expect(published).toBe(true);
+      expect(model.generation).toBe(2);
+      expect(model.eventByKey.get(fed.slug)?.full.value()).toMatchObject({ question: 'Published during the build?' });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the old model when a rebuild fails, and reports the error', async () => {
     const store = await seedStore();
     const errors: unknown[] = [];
