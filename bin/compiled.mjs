@@ -17,7 +17,7 @@
 // PMREF_COMPILE_CACHE names another folder for the cache (inside the project, whose node_modules the compiled
 // module imports its packages from), or is `off` to run the sources through tsx. When the cache cannot be written
 // or esbuild fails, the sources run through tsx too, and stderr says why.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -92,10 +92,11 @@ export async function compiledModule({ root = ROOT, entry, cacheDir = join(root,
     logLevel: 'silent',
     plugins: [ownUrls()],
   });
-  // The map first, then the module that names it. Each under its own name first, so two processes compiling at
-  // once never write one file; a rename is atomic.
-  for (const out of [...built.outputFiles].sort((a) => (a.path.endsWith('.map') ? -1 : 1))) {
-    const scratch = `${out.path}.${process.pid}.tmp`;
+  // The map first, then the module that names it. Each under its own name first, so two processes or threads
+  // compiling at once never write one file; a rename is atomic.
+  const isMap = (path) => Number(path.endsWith('.map'));
+  for (const out of [...built.outputFiles].sort((a, b) => isMap(b.path) - isMap(a.path))) {
+    const scratch = `${out.path}.${randomUUID()}.tmp`;
     writeFileSync(scratch, out.contents);
     renameSync(scratch, out.path);
   }
