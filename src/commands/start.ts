@@ -3,7 +3,8 @@
  *
  * Migrates the store; when it holds no catalog yet, runs the first pipeline before listening (from
  * PMREF_SOURCE; `auto` tries the live venues briefly and falls back to the simulated universe, saying so
- * loudly), showing progress as it goes; then serves HTTP and refreshes on the hourly schedule, swapping
+ * loudly; on the simulated universe it listens once the oldest snapshot is published), showing progress as
+ * it goes; then serves HTTP and refreshes on the hourly schedule, swapping
  * the read model after each published run. A later start finds the catalog and serves at once; a stale
  * catalog is refreshed in the background while the previous generation keeps serving.
  *
@@ -58,9 +59,9 @@ Usage: pmref start [--port N] [--host H]
 Migrates the store (PMREF_DB_URL, default sqlite:./data/pmref.sqlite). When the store is empty, runs
 the first pipeline from PMREF_SOURCE before serving (auto: live venues, or the simulated universe when
 they cannot be reached — the log and every response say so); meanwhile HOST:PORT answers /healthz 200
-and everything else 503 with the run's progress. On the simulated universe the price
-history is fetched right after the first catalog serves, in the background. Then serves HTTP on
-HOST:PORT and refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with
+and everything else 503 with the run's progress. On the simulated universe it serves once the oldest
+snapshot is published, swaps in the newest when its run publishes, then fetches the price history in
+the background. Then serves HTTP on HOST:PORT and refreshes hourly at minute 0. A restart reuses the store and serves at once. Stop with
 Ctrl-C or SIGTERM: /readyz turns 503, in-flight requests finish (for up to PMREF_SHUTDOWN_GRACE_SECONDS)
 and so does the pipeline run in progress; exit 0. GET /healthz and GET /readyz are the probes; with
 PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics.
