@@ -174,8 +174,8 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
       // A first start on the simulated universe deferred its price history: once its first ingest is done and the
       // server has swapped in what it published, written its pack and compacted its heap, fetch it in the
       // background while the catalog serves; the read model swaps again when it is in. (Not alongside that build
-      // and write: two models and the catch-up's working set at once raised the first start's peak RSS from 2.6
-      // to 3.4 GB.)
+      // and write, which would hold two models and the catch-up's working set at once: one first start that did
+      // peaked at 3.4 GB.)
       const serving = server;
       void worker.initial
         .catch(() => null)

@@ -27,23 +27,6 @@ export interface RefIndexInput {
   venueRefs: ReadonlyMap<string, MarketVenueRefs>;
 }
 
-/**
- * Makes the index on the first call and keeps it (0.2–0.3 s on the full universe), letting go of `input`: a read
- * model holds it behind a getter (read-model.ts `withLazyRefs`), so neither a start nor a restart builds it before
- * its first answer (read-model-holder.ts, warmIndexes).
- */
-export function lazyRefIndex(input: () => RefIndexInput): () => RefIndex {
-  let make: (() => RefIndexInput) | null = input;
-  let index: RefIndex | null = null;
-  return () => {
-    if (make !== null) {
-      index = new RefIndex(make());
-      make = null;
-    }
-    return index as RefIndex;
-  };
-}
-
 /** Whether a kind names markets or events. */
 export const KIND_TARGET: Readonly<Record<IdentifierKind, 'market' | 'event'>> = {
   market_id: 'market',
