@@ -8,7 +8,7 @@ rm -rf $W; mkdir -p $W/data
 cd $REPO
 export PMREF_DB_URL=sqlite:$W/data/pmref.sqlite PMREF_SIM_DIR=$W/data/sim PMREF_SOURCE=auto PMREF_VENUE_A_URL=http://127.0.0.1:9/a PMREF_VENUE_B_URL=http://127.0.0.1:9/b PMREF_VENUE_B_CLOB_URL=http://127.0.0.1:9/c PMREF_SPOT_URL=http://127.0.0.1:9/s
 T0=$(date +%s.%N)
-node --max-semi-space-size=64 bin/pmref.js start --port $PORT >$W/stdout 2>$W/log &
+node bin/pmref.js start --port $PORT >$W/stdout 2>$W/log &
 PID=$!
 PEAK=0; FIRST=""; DONE=""
 while kill -0 $PID 2>/dev/null; do
@@ -37,7 +37,7 @@ done
 kill $PID; wait $PID
 ls -la $W/data
 T0=$(date +%s.%N)
-node --max-semi-space-size=64 bin/pmref.js start --port $PORT >$W/stdout2 2>$W/log2 &
+node bin/pmref.js start --port $PORT >$W/stdout2 2>$W/log2 &
 PID=$!
 until curl -sf -o /dev/null localhost:$PORT/v1/events; do sleep 0.05; if ! kill -0 $PID 2>/dev/null; then echo "restart died"; break; fi; done
 echo "restart-first200 $(echo "$(date +%s.%N) - $T0" | bc) s"

@@ -41,6 +41,14 @@ export interface ThreadWorkerOptions {
   entry?: URL;
 }
 
+/**
+ * The pipeline thread's young generation, in MB (V8 sizes it as three semi-spaces: this is
+ * `--max-semi-space-size=64` for this thread alone). A run allocates heavily and a large young generation cuts its
+ * garbage-collection time by about a third; the server's thread keeps V8's default (16 MB semi-spaces), which held
+ * a restarted `npm start` about 100 MB lower (649 → 547 MB, 10 s after its first 200, full simulated universe).
+ */
+export const PIPELINE_YOUNG_GENERATION_MB = 192;
+
 /** How long after an unexpected exit a new pipeline thread starts (it brings the hourly schedule back). */
 const RESPAWN_AFTER_MS = 30_000;
 
@@ -83,7 +91,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     const heapMb = options.config.PMREF_PIPELINE_HEAP_MB;
     const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), {
       workerData: data,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB },
     });
     t.on('message', (message: FromThread) => {
       if (message.type === 'progress') options.onProgress?.(message.event);
