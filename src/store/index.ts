@@ -129,6 +129,7 @@ export type {
   RunningRun,
   RunOwner,
   RunWrite,
+  StagedMarkQuery,
   Store,
   StoreEngine,
   StoreTx,

@@ -13,6 +13,7 @@ import type {
   Mark,
   Market,
   MarkFacts,
+  MarkFigures,
   NewChange,
   NewMark,
   NewResolutionLogEntry,
@@ -24,7 +25,7 @@ import type {
 import { unpackText } from './content-codec.ts';
 import { ContentReader, cloneJson, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
-import { joinMarkValues, MARK_COLUMN_NAMES } from './mark-codec.ts';
+import { joinMarkValues, MARK_COLUMN_NAMES, type MarkOmissions } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { EVENT_LAYOUT, joinRecord, MARKET_LAYOUT, partColumn, type RecordLayout } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
@@ -40,6 +41,7 @@ import type {
   RunHour,
   RunningRun,
   RunOwner,
+  StagedMarkQuery,
   Store,
   StoreEngine,
   StoreTx,
@@ -90,12 +92,6 @@ function rawBodyOf(withRaw: boolean) {
   return withRaw
     ? sql<Uint8Array | null>`(SELECT r.body FROM content r WHERE r.content_id = m.raw_payload_id)`.as('raw_body')
     : sql<Uint8Array | null>`NULL`.as('raw_body');
-}
-
-/** A mark without its raw payload key (read with `withoutRaw`, where the column came back null). */
-function withoutRawPayload(mark: Mark): MarkFacts {
-  const { raw_payload: _raw, ...facts } = mark;
-  return facts;
 }
 
 export interface SqlStoreOptions {
@@ -338,26 +334,33 @@ export class SqlStore implements Store {
    * raw payload came with the row (unless `withoutRaw`: its column was read as null), the provenance is read from
    * content (cached, copied per mark).
    */
-  private async joinMarks(rows: readonly MarkValues[], withId: boolean, withoutRaw = false): Promise<Mark[]> {
+  /**
+   * Marks from their rows (MARK_SELECT after the mark_id when `withId`, then the raw body). `omit` leaves the raw
+   * payload or the provenance out: their keys are absent and their content is not read.
+   */
+  private async joinMarks(rows: readonly MarkValues[], withId: boolean, omit: MarkOmissions): Promise<Mark[]> {
     const offset = withId ? 1 : 0;
     const provenanceAt = offset + MARK_COLUMN_NAMES.indexOf('field_provenance_id');
     const rawAt = offset + MARK_COLUMN_NAMES.length;
     const ids: number[] = [];
-    for (const row of rows) {
-      const id = row[provenanceAt];
-      if (id !== null && id !== undefined) ids.push(Number(id));
+    if (!omit.provenance) {
+      for (const row of rows) {
+        const id = row[provenanceAt];
+        if (id !== null && id !== undefined) ids.push(Number(id));
+      }
     }
     const values = await this.content.values(this.root, this.engine, ids);
     const rawIdAt = offset + MARK_COLUMN_NAMES.indexOf('raw_payload_id');
     return rows.map((row) => {
       const body = row[rawAt] as Uint8Array | null;
-      if (!withoutRaw && row[rawIdAt] !== null && body === null) {
+      if (!omit.raw && row[rawIdAt] !== null && body === null) {
         throw new Error(`mark ${String(row[0])}: its raw payload content ${String(row[rawIdAt])} is missing`);
       }
       const raw = body === null ? null : unpackText(body);
       const provenanceId = row[provenanceAt];
-      const provenance = provenanceId === null ? undefined : cloneJson(values.get(Number(provenanceId)));
-      return joinMarkValues(row, offset, raw, provenance, withId ? Number(row[0]) : undefined) as Mark;
+      const provenance =
+        omit.provenance || provenanceId === null ? undefined : cloneJson(values.get(Number(provenanceId)));
+      return joinMarkValues(row, offset, raw, provenance, withId ? Number(row[0]) : undefined, omit) as Mark;
     });
   }
 
@@ -388,6 +391,7 @@ export class SqlStore implements Store {
     return out.sort((a, b) => a.log_id - b.log_id);
   }
 
+  listMarks(query: MarkQuery & { withoutRaw: true; withoutProvenance: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   async listMarks(query: MarkQuery = {}): Promise<Mark[] | MarkFacts[]> {
@@ -418,10 +422,8 @@ export class SqlStore implements Store {
         eb.or([eb('m.snapshot_date', '>', d), eb.and([eb('m.snapshot_date', '=', d), eb('m.market_id', '>', m)])]),
       );
     }
-    const join = async (rows: unknown[][]) => {
-      const marks = await this.joinMarks(rows, true, !withRaw);
-      return withRaw ? marks : marks.map(withoutRawPayload);
-    };
+    const omit = { raw: !withRaw, provenance: withRaw ? false : query.withoutProvenance === true };
+    const join = async (rows: unknown[][]) => this.joinMarks(rows, true, omit);
     if (query.marketIds === undefined) {
       if (query.limit !== undefined) base = base.limit(query.limit);
       return join(await this.rowArrays(base));
@@ -458,7 +460,7 @@ export class SqlStore implements Store {
         .leftJoin('content as r', 'r.content_id', 'm.raw_payload_id')
         .select(['m.mark_id', ...MARK_SELECT, 'r.body as raw_body'])
         .orderBy('k.market_id');
-      return this.joinMarks(await this.rowArrays(query), true);
+      return this.joinMarks(await this.rowArrays(query), true, { raw: false, provenance: false });
     });
   }
 
@@ -751,11 +753,18 @@ export class SqlStore implements Store {
     return this.transaction((tx) => tx.publishStagedMarks(runId));
   }
 
-  listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
-  listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
+  listStagedMarks(
+    runId: number,
+    query: StagedMarkQuery & { withoutRaw: true; withoutProvenance: true },
+  ): Promise<Omit<NewMark, 'raw_payload' | 'field_provenance'>[]>;
+  listStagedMarks(
+    runId: number,
+    query: StagedMarkQuery & { withoutRaw: true },
+  ): Promise<Omit<NewMark, 'raw_payload'>[]>;
+  listStagedMarks(runId: number, query?: StagedMarkQuery): Promise<NewMark[]>;
   async listStagedMarks(
     runId: number,
-    query: { since?: string; withoutRaw?: boolean } = {},
+    query: StagedMarkQuery = {},
   ): Promise<NewMark[] | Omit<NewMark, 'raw_payload'>[]> {
     const withRaw = query.withoutRaw !== true;
     return readConsistently(async () => {
@@ -766,8 +775,8 @@ export class SqlStore implements Store {
         .orderBy('m.snapshot_date')
         .orderBy('m.market_id');
       if (query.since !== undefined) base = base.where('m.snapshot_date', '>=', query.since);
-      const marks = await this.joinMarks(await this.rowArrays(base), false, !withRaw);
-      return withRaw ? marks : marks.map(withoutRawPayload);
+      const omit = { raw: !withRaw, provenance: withRaw ? false : query.withoutProvenance === true };
+      return this.joinMarks(await this.rowArrays(base), false, omit);
     });
   }
 
