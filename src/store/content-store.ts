@@ -141,9 +141,11 @@ export class ContentMovedError extends Error {
 const MAX_CACHED_CHARS = 32 * 1024 * 1024;
 
 /**
- * Reads content by id as parsed JSON values, caching them (ids are never reused, rows never change). A cached
- * value is shared: callers hand out `cloneJson` copies, so every record read is its own mutable object, as it was
- * when each record was parsed from its own JSON (a copy is several times cheaper than a parse).
+ * Reads content by id as parsed JSON values, caching them (ids are never reused, rows never change). A value is
+ * shared by every record read with it, and frozen (`freezeJson`): records read from the store hold the same
+ * provenance, screens and source lists by reference rather than a copy each. A copy per record had been most of
+ * what a market cost in memory: the full simulated universe's 39,200 markets held 390 MB read with copies and
+ * 238 MB shared, and took 3.1 s of CPU to read instead of 2.3 s. A stage that changes a part builds a new one.
  */
 export class ContentReader {
   private readonly cache = new Map<number, unknown>();
@@ -166,7 +168,7 @@ export class ContentReader {
       for (const row of rows) {
         const id = Number(row.content_id);
         const text = unpackText(row.body);
-        const value: unknown = JSON.parse(text);
+        const value: unknown = freezeJson(JSON.parse(text));
         out.set(id, value);
         this.remember(id, value, text.length);
       }
@@ -185,24 +187,15 @@ export class ContentReader {
   }
 }
 
-/** A deep copy of a parsed JSON value, the same keys in the same order (what parsing its text again gives). */
-export function cloneJson<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
-  const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key in source) {
-    // JSON.parse makes "__proto__" an own key; plain assignment would set the prototype instead.
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, {
-        value: cloneJson(source[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else out[key] = cloneJson(source[key]);
-  }
-  return out as T;
+/**
+ * `value` (a parsed JSON value) frozen all the way down, and returned. Content values are shared by every record
+ * that reads them, so none may change one: an assignment to a frozen value throws (modules are strict code)
+ * instead of quietly changing other records.
+ */
+export function freezeJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) freezeJson((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
 }
 
 /**

@@ -23,7 +23,7 @@ import type {
   Venue,
 } from '../domain/index.ts';
 import { unpackText } from './content-codec.ts';
-import { ContentReader, cloneJson, collectContent, readConsistently } from './content-store.ts';
+import { ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
 import { joinMarkValues, MARK_COLUMN_NAMES, type MarkOmissions } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -323,7 +323,7 @@ export class SqlStore implements Store {
       const parts = {} as Record<P, unknown>;
       for (const part of layout.parts) {
         const id = row[partColumn(part)];
-        parts[part] = id === null ? undefined : cloneJson(values.get(Number(id)));
+        parts[part] = id === null ? undefined : values.get(Number(id));
       }
       return joinRecord<T, P>(row.body, parts, layout);
     });
@@ -331,12 +331,8 @@ export class SqlStore implements Store {
 
   /**
    * Marks from rows read as arrays (`withId`: [mark_id, ...typed columns, raw_body], else without mark_id): the
-   * raw payload came with the row (unless `withoutRaw`: its column was read as null), the provenance is read from
-   * content (cached, copied per mark).
-   */
-  /**
-   * Marks from their rows (MARK_SELECT after the mark_id when `withId`, then the raw body). `omit` leaves the raw
-   * payload or the provenance out: their keys are absent and their content is not read.
+   * raw payload came with the row, the provenance is read from content (cached, copied per mark). `omit` leaves
+   * either out (their keys absent): a raw body left out was read as null, a provenance left out is not read.
    */
   private async joinMarks(rows: readonly MarkValues[], withId: boolean, omit: MarkOmissions): Promise<Mark[]> {
     const offset = withId ? 1 : 0;
@@ -358,8 +354,7 @@ export class SqlStore implements Store {
       }
       const raw = body === null ? null : unpackText(body);
       const provenanceId = row[provenanceAt];
-      const provenance =
-        omit.provenance || provenanceId === null ? undefined : cloneJson(values.get(Number(provenanceId)));
+      const provenance = omit.provenance || provenanceId === null ? undefined : values.get(Number(provenanceId));
       return joinMarkValues(row, offset, raw, provenance, withId ? Number(row[0]) : undefined, omit) as Mark;
     });
   }

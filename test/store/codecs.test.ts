@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NewMark } from '../../src/domain/index.ts';
 import { contentHash, MIN_DEFLATE_CHARS, packText, unpackText } from '../../src/store/content-codec.ts';
-import { cloneJson } from '../../src/store/content-store.ts';
+import { freezeJson } from '../../src/store/content-store.ts';
 import {
   decodeScaled,
   encodeScaled,
@@ -37,8 +37,8 @@ function roundTrips(mark: NewMark): unknown[] {
   const value = provenance === null ? undefined : JSON.parse(provenance);
   const values = MARK_COLUMN_NAMES.map((name) => row[name]);
   return [
-    joinMark(row, raw, value === undefined ? undefined : cloneJson(value)),
-    joinMarkValues(values, 0, raw, value === undefined ? undefined : cloneJson(value)),
+    joinMark(row, raw, value === undefined ? undefined : structuredClone(value)),
+    joinMarkValues(values, 0, raw, value === undefined ? undefined : structuredClone(value)),
     joinMarkValues([42, ...values], 1, raw, value, 42),
   ];
 }
@@ -190,12 +190,18 @@ describe('content codec', () => {
     expect(contentHash(market)).not.toBe(contentHash(short));
   });
 
-  it('copies parsed values exactly, own "__proto__" keys included', () => {
-    const value = JSON.parse('{"b":1,"a":[{"x":null}],"__proto__":{"p":2},"2":"two"}') as unknown;
-    const copy = cloneJson(value);
-    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
-    expect(copy).not.toBe(value);
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  it('freezes parsed values all the way down, unchanged, own "__proto__" keys included', () => {
+    const text = '{"b":1,"a":[{"x":null}],"__proto__":{"p":2},"2":"two"}';
+    const value = freezeJson(JSON.parse(text) as { a: { x: null }[]; ['__proto__']: { p: number } });
+    expect(JSON.stringify(value)).toBe(JSON.stringify(JSON.parse(text)));
+    expect(Object.isFrozen(value)).toBe(true);
+    expect(Object.isFrozen(value.a)).toBe(true);
+    expect(Object.isFrozen(value.a[0])).toBe(true);
+    expect(Object.isFrozen(Object.getOwnPropertyDescriptor(value, '__proto__')?.value)).toBe(true);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(() => {
+      (value.a as unknown[]).push(1);
+    }).toThrow(TypeError);
   });
 });
 
