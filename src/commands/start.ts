@@ -94,6 +94,13 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
       const firstPublished = new Promise<'published'>((resolve) => {
         onFirstPublished = () => resolve('published');
       });
+      // Settles once the first model serves and is quiet (its indexes warmed, its pack written, the heap compacted),
+      // or once the start failed: the first ingest's next run (the newest simulated snapshot) waits for it, so that
+      // run's working set and the first model's build are never in memory at once.
+      let settleFirstServed: () => void = () => {};
+      const firstServed = new Promise<void>((resolve) => {
+        settleFirstServed = resolve;
+      });
       const workerOptions = {
         config,
         logger,
@@ -102,7 +109,10 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
           progress.listener(e);
         },
         deferFirstHistory: true,
-        onPublished: () => onFirstPublished?.(),
+        onPublished: () => {
+          onFirstPublished?.();
+          return firstServed;
+        },
         onRun: async (result: IngestResult) => {
           pipeline?.observe(result);
           progress.finish();
@@ -143,8 +153,8 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
         if (empty) {
           // Serving starts with the first published generation: on the simulated universe that is its oldest
           // snapshot (yesterday's), and the newest swaps in when its run publishes, about half a minute later
-          // (the read model builds on this thread while that run goes on on the pipeline thread). Until then
-          // /v1/status names the run in progress.
+          // (that run starts once this model serves: see firstServed). Until then /v1/status names the run in
+          // progress.
           const first = await Promise.race([worker.initial, firstPublished]);
           if (first === 'published') {
             initialPending = true;
@@ -160,7 +170,9 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
           registry,
           ...(closeInterim ? { beforeListen: closeInterim } : {}),
         });
+        void server.holder.quiet().finally(settleFirstServed);
       } catch (err) {
+        settleFirstServed();
         // Nothing will serve (the address is taken, the store cannot be read…): the pipeline thread must not go on
         // in a process that only looks alive. A run in progress has a moment to finish; else it ends unpublished
         // and the next start marks it aborted.

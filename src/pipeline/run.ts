@@ -28,7 +28,6 @@ import type {
   Event,
   Mark,
   Market,
-  MarkFacts,
   MarkFigures,
   NewMark,
   NewResolutionLogEntry,
