@@ -31,7 +31,7 @@ export interface IngestOptions {
   /** Simulated source: defer the price-history backfill to a later catch-up run (first start). */
   deferHistory?: boolean;
   /** Simulated source: called after each snapshot's run that published (simulated.ts `onPublished`). */
-  onPublished?: (summary: RunSummary) => void;
+  onPublished?: (summary: RunSummary) => void | Promise<void>;
   /**
    * Simulated source: hourly refreshes with a share of the markets changed each hour instead of the snapshot
    * runs (simulated.ts `refreshSimulated`): `fraction` per hour, from `hour` hours after the newest snapshot,

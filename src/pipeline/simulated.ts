@@ -53,10 +53,11 @@ export interface SimulatedIngestOptions {
   /** Days of hourly history detail kept (runPipeline `hourlyRetentionDays`, PMREF_HOURLY_RETENTION_DAYS). */
   hourlyRetentionDays?: number;
   /**
-   * Called after each snapshot's run that published (ok or partial), before the next snapshot's run starts: a
-   * first start serves the oldest snapshot while the newer ones are ingested (start.ts).
+   * Called after each snapshot's run that published (ok or partial); the next snapshot's run starts once what it
+   * returns has settled. A first start serves the oldest snapshot while the newer ones are ingested, and holds the
+   * next run until that snapshot's read model serves (start.ts), so the model and the run are not in memory at once.
    */
-  onPublished?: (summary: RunSummary) => void;
+  onPublished?: (summary: RunSummary) => void | Promise<void>;
 }
 
 export interface SimulatedIngestResult {
@@ -262,7 +263,7 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
           ...(onProgress ? { onProgress: (e) => onProgress({ ...e, run }) } : {}),
         });
         runs.push(summary);
-        if (summary.status === 'ok' || summary.status === 'partial') options.onPublished?.(summary);
+        if (summary.status === 'ok' || summary.status === 'partial') await options.onPublished?.(summary);
       } finally {
         await server.close();
       }

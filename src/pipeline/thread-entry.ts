@@ -32,13 +32,21 @@ const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
 const store = await openStore(config.PMREF_DB_URL);
 // A run this process left `running` belongs to a pipeline thread that ended (see thread.ts: one at a time).
 await abortDeadRuns(store, { logger, now: () => new Date(), ownPipelineThreadEnded: true });
+// Ingest runs waiting, after publishing, for the server's thread to take up their generation ('resume').
+const resumes = new Map<number, () => void>();
 const worker = startWorker({
   store,
   config,
   logger,
   deferFirstHistory: data.deferFirstHistory,
   onProgress: (event) => post({ type: 'progress', event }),
-  onPublished: (generation) => post({ type: 'published', generation }),
+  onPublished: (generation) =>
+    new Promise<void>((resolve) => {
+      resumes.set(generation, resolve);
+      post({ type: 'published', generation });
+      // The published run's working set is garbage now: give it back while the server's thread builds its model.
+      releaseAfterRun();
+    }),
   onRun: (result) => {
     post({ type: 'run', result });
     releaseAfterRun();
@@ -54,7 +62,13 @@ port.on('message', async (message: ToThread) => {
     const result = await worker.runNow();
     post({ type: 'ran', id: message.id, result, next: worker.nextRun()?.toISOString() ?? null });
     releaseAfterRun();
+  } else if (message.type === 'resume') {
+    resumes.get(message.generation)?.();
+    resumes.delete(message.generation);
   } else if (message.type === 'stop') {
+    // A run waiting to resume would hold the stop until the thread is terminated: let it go on and finish.
+    for (const resume of resumes.values()) resume();
+    resumes.clear();
     await worker.stop();
     await store.close();
     post({ type: 'stopped' });

@@ -18,7 +18,7 @@ export interface ThreadData {
   deferFirstHistory: boolean;
 }
 
-export type ToThread = { type: 'run-now'; id: number } | { type: 'stop' };
+export type ToThread = { type: 'run-now'; id: number } | { type: 'stop' } | { type: 'resume'; generation: number };
 
 export type FromThread =
   | { type: 'progress'; event: ProgressEvent }
@@ -33,8 +33,11 @@ export interface ThreadWorkerOptions {
   logger: PipelineLogger;
   /** Called on the server's thread after every run that published. */
   onRun?: (result: IngestResult) => void | Promise<void>;
-  /** Called on the server's thread after each pipeline run that published within an ingest (worker.ts). */
-  onPublished?: (generation: number) => void;
+  /**
+   * Called on the server's thread after each pipeline run that published within an ingest (worker.ts); the
+   * thread's next run of that ingest waits until what it returns has settled.
+   */
+  onPublished?: (generation: number) => void | Promise<void>;
   onProgress?: ProgressListener;
   deferFirstHistory?: boolean;
   /** The thread's entry module instead of thread-entry.ts (tests: a thread that exhausts its heap bound). */
@@ -96,8 +99,13 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     t.on('message', (message: FromThread) => {
       if (message.type === 'progress') options.onProgress?.(message.event);
       else if (message.type === 'run') void Promise.resolve(options.onRun?.(message.result));
-      else if (message.type === 'published') options.onPublished?.(message.generation);
-      else if (message.type === 'initial') {
+      else if (message.type === 'published') {
+        const { generation } = message;
+        void Promise.resolve()
+          .then(() => options.onPublished?.(generation))
+          .catch((err: unknown) => logger.error({ err, generation }, 'onPublished failed; the ingest goes on'))
+          .finally(() => t.postMessage({ type: 'resume', generation } satisfies ToThread));
+      } else if (message.type === 'initial') {
         next = message.next ? new Date(message.next) : null;
         resolveInitial(message.result);
       } else if (message.type === 'stopped') {

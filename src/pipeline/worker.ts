@@ -27,9 +27,10 @@ export interface WorkerOptions {
   onRun?: (result: IngestResult) => void | Promise<void>;
   /**
    * Called after each pipeline run that published within an ingest, before the ingest ends (the simulated
-   * source runs one per snapshot): a first start serves the first published generation while the rest runs.
+   * source runs one per snapshot): a first start serves the first published generation while the rest runs. The
+   * ingest's next run waits until what it returns has settled.
    */
-  onPublished?: (generation: number) => void;
+  onPublished?: (generation: number) => void | Promise<void>;
   onProgress?: ProgressListener;
   /** Wall clock (tests inject one). */
   clock?: () => Date;

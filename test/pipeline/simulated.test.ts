@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestSimulated, readManifest, snapshotClock } from '../../src/pipeline/simulated.ts';
 import type { Store } from '../../src/store/index.ts';
 import { DAY1, DAY2, memoryLogger, tempStore } from './harness.ts';
@@ -48,6 +48,33 @@ describe('ingestSimulated', () => {
     // Only new snapshots on a later call (the worker's hourly refresh on a static universe).
     const again = await ingestSimulated({ store, simDir, seed: 7, logger: memoryLogger(), onlyNew: true });
     expect(again.runs).toEqual([]);
+  });
+
+  it('starts the next snapshot only once what onPublished returned has settled (a first start holds it)', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const published: number[] = [];
+    const ingest = ingestSimulated({
+      store,
+      simDir,
+      seed: 7,
+      logger: memoryLogger(),
+      onPublished: (summary) => {
+        published.push(summary.generation);
+        return summary.generation === 1 ? held : undefined;
+      },
+    });
+    await vi.waitFor(() => expect(published).toEqual([1]));
+    // Held: the second snapshot's run has not begun (its run would be recorded at once, even before it publishes).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await store.lastRun())?.started_at).toBe('2026-03-01T00:00:00.000Z');
+    expect(published).toEqual([1]);
+    release();
+    const result = await ingest;
+    expect(published).toEqual([1, 2]);
+    expect(result.runs.map((r) => r.generation)).toEqual([1, 2]);
   });
 
   it('says what to fix when the manifest is unreadable', () => {
