@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Mark, MarketSchema, type MarkFacts, marketIdFor } from '../../src/domain/index.ts';
+import { type Mark, type Market, MarketSchema, type MarkFacts, marketIdFor } from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
 import { typedStorageContract } from './contract-typed.ts';
 import {
@@ -94,6 +94,23 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       await store.upsertMarkets([resolved]);
       expect(await store.getMarket(a.market_id)).toEqual(resolved);
       expect((await store.counts()).markets).toBe(2);
+    });
+
+    it('markets: a part stored once is read as one shared value, frozen, so no record can change another', async () => {
+      await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
+      const [a, b] = await store.listMarkets();
+      expect(a?.field_provenance).toEqual(b?.field_provenance);
+      expect(a?.field_provenance).toBe(b?.field_provenance);
+      expect(Object.isFrozen(a?.field_provenance)).toBe(true);
+      expect(() => {
+        (a?.field_provenance as Record<string, unknown>).status = null;
+      }).toThrow(TypeError);
+      // A changed record is a new object with a new part: written back, the other market keeps its own.
+      await store.upsertMarkets([
+        { ...(a as Market), field_provenance: { ...a?.field_provenance, status: { source: 'service_editorial' } } },
+      ]);
+      const other = await store.getMarket((b as Market).market_id);
+      expect(other?.field_provenance).toEqual(b?.field_provenance);
     });
 
     it('markets: the same venue market under a second market_id is refused', async () => {
