@@ -53,9 +53,3 @@ export type NewMark = Omit<Mark, 'mark_id'>;
  * signals, the marks feed), so the store need not read or inflate the payload.
  */
 export type MarkFacts = Omit<Mark, 'raw_payload'>;
-
-/**
- * A mark's figures: without its raw venue payload or its field provenance. What the signal detectors read (prices,
- * sizes, volumes, method and staleness), so the store reads neither part for their window.
- */
-export type MarkFigures = Omit<MarkFacts, 'field_provenance'>;

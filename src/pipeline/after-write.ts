@@ -12,7 +12,7 @@
  * event's catalyst dates are rewritten only when they change, and bulletins are de-duplicated on slug by
  * the store — so running the same input twice leaves events and markets as they were.
  */
-import type { Catalyst, Event, Market, MarkFigures, SignalBulletin, SpotRow } from '../domain/index.ts';
+import type { Catalyst, Event, Market, MarkFacts, SignalBulletin, SpotRow } from '../domain/index.ts';
 import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
 import { screensFor } from './screens.ts';
@@ -40,7 +40,7 @@ export interface AfterWriteContext {
    * run's staged history (never over a published mark) and today's marks (over them), ordered by snapshot_date
    * then market_id. Marks not yet published carry mark_id 0.
    */
-  marksSince(since: string): Promise<MarkFigures[]>;
+  marksSince(since: string): Promise<MarkFacts[]>;
   /** The newest published spot row per coin. */
   latestSpot(): Promise<SpotRow[]>;
   /** Where the stage reports the CPU of its parts (`after_write.screens`, `after_write.signals`…). */

@@ -28,7 +28,7 @@ import type {
   Event,
   Mark,
   Market,
-  MarkFigures,
+  MarkFacts,
   NewMark,
   NewResolutionLogEntry,
   SignalBulletin,
@@ -211,12 +211,9 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
   return new Set(Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []);
 }
 
-/** How the signals' window reads marks: figures only (MarkFigures). */
-const FIGURES_ONLY = { withoutRaw: true, withoutProvenance: true } as const;
-
 const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
 
-const byDateThenMarket = (a: MarkFigures, b: MarkFigures) => {
+const byDateThenMarket = (a: MarkFacts, b: MarkFacts) => {
   const x = markKey(a);
   const y = markKey(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -238,8 +235,7 @@ function datesBetween(from: string, to: string): string[] {
  * precedence: upsert today's, insert staged only where nothing is stored). Published marks of today are the
  * latest marks dated today, already read at the start of the run (`latest`; no mark is dated after today
  * unless a run ran at a later clock, when they are read again): only the earlier dates are read here.
- * Without raw venue payloads or field provenance (the signals read neither): the store reads neither part, and
- * the window of every market's last nine days holds about a third of the memory it did with provenance copies.
+ * Without raw venue payloads (the signals read none): the store neither reads nor inflates them.
  */
 async function marksAfterPublish(
   store: Store,
@@ -249,32 +245,32 @@ async function marksAfterPublish(
   latest: ReadonlyMap<string, Mark>,
 ) {
   const todayDate = today[0]?.snapshot_date;
-  const readPublished = async (): Promise<MarkFigures[]> => {
+  const readPublished = async (): Promise<MarkFacts[]> => {
     const latestList = [...latest.values()];
     if (todayDate === undefined || since > todayDate || latestList.some((m) => m.snapshot_date > todayDate))
-      return store.listMarks({ since, ...FIGURES_ONLY });
+      return store.listMarks({ since, withoutRaw: true });
     const dates = datesBetween(since, todayDate);
-    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, ...FIGURES_ONLY }) : [];
-    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(figuresOf)];
+    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, withoutRaw: true }) : [];
+    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(factsOf)];
   };
   const [published, staged] = await Promise.all([
     readPublished(),
-    store.listStagedMarks(runId, { since, ...FIGURES_ONLY }),
+    store.listStagedMarks(runId, { since, withoutRaw: true }),
   ]);
-  const byKey = new Map<string, MarkFigures>();
+  const byKey = new Map<string, MarkFacts>();
   for (const m of published) byKey.set(markKey(m), m);
   for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), { mark_id: 0, ...m });
   for (const m of today) {
     if (m.snapshot_date < since) continue;
-    byKey.set(markKey(m), figuresOf({ mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m }));
+    byKey.set(markKey(m), factsOf({ mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m }));
   }
   return [...byKey.values()].sort(byDateThenMarket);
 }
 
-/** A mark's figures: without its raw venue payload and field provenance, as the store reads FIGURES_ONLY. */
-function figuresOf(mark: Mark): MarkFigures {
-  const { raw_payload: _raw, field_provenance: _provenance, ...figures } = mark;
-  return figures;
+/** A mark without its raw venue payload. */
+function factsOf(mark: Mark): MarkFacts {
+  const { raw_payload: _raw, ...facts } = mark;
+  return facts;
 }
 
 /**

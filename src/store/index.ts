@@ -129,7 +129,6 @@ export type {
   RunningRun,
   RunOwner,
   RunWrite,
-  StagedMarkQuery,
   Store,
   StoreEngine,
   StoreTx,

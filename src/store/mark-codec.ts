@@ -362,32 +362,10 @@ function scaledAt(values: readonly unknown[], at: number, scale: number): number
 }
 
 /**
- * Parts of a mark a read leaves out (the keys are absent, not null): the raw venue payload (`withoutRaw`) and the
- * field provenance (`withoutProvenance`). Neither is read from the content table when left out.
- */
-export interface MarkOmissions {
-  raw: boolean;
-  provenance: boolean;
-}
-
-const OMIT_NONE: MarkOmissions = { raw: false, provenance: false };
-
-/** `mark` without the keys `omit` names (the general path's marks, which carry every key). */
-function omitParts(mark: NewMark, omit: MarkOmissions): NewMark {
-  if (!omit.raw && !omit.provenance) return mark;
-  const out: Record<string, unknown> = {};
-  for (const key in mark) {
-    if ((omit.raw && key === 'raw_payload') || (omit.provenance && key === 'field_provenance')) continue;
-    out[key] = mark[key as keyof NewMark];
-  }
-  return out as unknown as NewMark;
-}
-
-/**
  * `joinMark` over a row read as an array (its columns in MARK_COLUMNS order from `offset`), the way the store
  * reads marks. A row without overflow (every mark the pipeline writes) is built directly in canonical key order,
- * several times faster than the general path, which other rows take. `omit` leaves the raw payload or the
- * provenance out (their keys absent; `raw` and `provenance` are then not looked at).
+ * several times faster than the general path, which other rows take. `withoutRaw` leaves the raw_payload key out
+ * (`raw` is then not looked at).
  */
 export function joinMarkValues(
   values: readonly unknown[],
@@ -395,10 +373,13 @@ export function joinMarkValues(
   raw: string | null,
   provenance: unknown,
   markId?: number,
-  omit: MarkOmissions = OMIT_NONE,
+  withoutRaw = false,
 ): NewMark {
-  if (values[offset + AT.overflow] !== null || (provenance === undefined && !omit.provenance)) {
-    return omitParts(joinMark(markRowOf(values, offset), raw, provenance, markId), omit);
+  if (values[offset + AT.overflow] !== null || provenance === undefined) {
+    const mark = joinMark(markRowOf(values, offset), raw, provenance, markId);
+    if (!withoutRaw) return mark;
+    const { raw_payload: _raw, ...facts } = mark;
+    return facts as NewMark;
   }
   const v = values;
   const o = offset;
@@ -433,12 +414,13 @@ export function joinMarkValues(
     stale_flag: stale === null ? null : Number(stale) === 1,
     source_count: count === null ? null : Number(count),
   };
-  if (!omit.raw) mark.raw_payload = raw === null ? null : JSON.parse(raw);
+  // Keys in canonical order; the raw payload's left out entirely when `withoutRaw` (no copy of the mark after).
+  if (!withoutRaw) mark.raw_payload = raw === null ? null : JSON.parse(raw);
   mark.spread = scaledAt(v, o + AT.spread, PROB);
   mark.mid = scaledAt(v, o + AT.mid, PROB);
   mark.divergence_from_primary = scaledAt(v, o + AT.divergence_from_primary, PROB);
   mark.hours_since_source_update = scaledAt(v, o + AT.hours_since_source_update, HOURS);
-  if (!omit.provenance) mark.field_provenance = provenance;
+  mark.field_provenance = provenance;
   if (markId === undefined) {
     const { mark_id: _none, ...staged } = mark;
     return staged as unknown as NewMark;

@@ -13,7 +13,6 @@ import type {
   Mark,
   Market,
   MarkFacts,
-  MarkFigures,
   NewChange,
   NewMark,
   NewResolutionLogEntry,
@@ -25,7 +24,7 @@ import type {
 import { unpackText } from './content-codec.ts';
 import { ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
-import { joinMarkValues, MARK_COLUMN_NAMES, type MarkOmissions } from './mark-codec.ts';
+import { joinMarkValues, MARK_COLUMN_NAMES } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { EVENT_LAYOUT, joinRecord, MARKET_LAYOUT, partColumn, type RecordLayout } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
@@ -41,7 +40,6 @@ import type {
   RunHour,
   RunningRun,
   RunOwner,
-  StagedMarkQuery,
   Store,
   StoreEngine,
   StoreTx,
@@ -331,31 +329,29 @@ export class SqlStore implements Store {
 
   /**
    * Marks from rows read as arrays (`withId`: [mark_id, ...typed columns, raw_body], else without mark_id): the
-   * raw payload came with the row, the provenance is read from content (cached, copied per mark). `omit` leaves
-   * either out (their keys absent): a raw body left out was read as null, a provenance left out is not read.
+   * raw payload came with the row (unless `withoutRaw`: its column was read as null and the key is left out), the
+   * provenance is read from content (cached, shared and frozen).
    */
-  private async joinMarks(rows: readonly MarkValues[], withId: boolean, omit: MarkOmissions): Promise<Mark[]> {
+  private async joinMarks(rows: readonly MarkValues[], withId: boolean, withoutRaw = false): Promise<Mark[]> {
     const offset = withId ? 1 : 0;
     const provenanceAt = offset + MARK_COLUMN_NAMES.indexOf('field_provenance_id');
     const rawAt = offset + MARK_COLUMN_NAMES.length;
     const ids: number[] = [];
-    if (!omit.provenance) {
-      for (const row of rows) {
-        const id = row[provenanceAt];
-        if (id !== null && id !== undefined) ids.push(Number(id));
-      }
+    for (const row of rows) {
+      const id = row[provenanceAt];
+      if (id !== null && id !== undefined) ids.push(Number(id));
     }
     const values = await this.content.values(this.root, this.engine, ids);
     const rawIdAt = offset + MARK_COLUMN_NAMES.indexOf('raw_payload_id');
     return rows.map((row) => {
       const body = row[rawAt] as Uint8Array | null;
-      if (!omit.raw && row[rawIdAt] !== null && body === null) {
+      if (!withoutRaw && row[rawIdAt] !== null && body === null) {
         throw new Error(`mark ${String(row[0])}: its raw payload content ${String(row[rawIdAt])} is missing`);
       }
       const raw = body === null ? null : unpackText(body);
       const provenanceId = row[provenanceAt];
-      const provenance = omit.provenance || provenanceId === null ? undefined : values.get(Number(provenanceId));
-      return joinMarkValues(row, offset, raw, provenance, withId ? Number(row[0]) : undefined, omit) as Mark;
+      const provenance = provenanceId === null ? undefined : values.get(Number(provenanceId));
+      return joinMarkValues(row, offset, raw, provenance, withId ? Number(row[0]) : undefined, withoutRaw) as Mark;
     });
   }
 
@@ -386,7 +382,6 @@ export class SqlStore implements Store {
     return out.sort((a, b) => a.log_id - b.log_id);
   }
 
-  listMarks(query: MarkQuery & { withoutRaw: true; withoutProvenance: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   async listMarks(query: MarkQuery = {}): Promise<Mark[] | MarkFacts[]> {
@@ -417,8 +412,7 @@ export class SqlStore implements Store {
         eb.or([eb('m.snapshot_date', '>', d), eb.and([eb('m.snapshot_date', '=', d), eb('m.market_id', '>', m)])]),
       );
     }
-    const omit = { raw: !withRaw, provenance: withRaw ? false : query.withoutProvenance === true };
-    const join = async (rows: unknown[][]) => this.joinMarks(rows, true, omit);
+    const join = async (rows: unknown[][]) => this.joinMarks(rows, true, !withRaw);
     if (query.marketIds === undefined) {
       if (query.limit !== undefined) base = base.limit(query.limit);
       return join(await this.rowArrays(base));
@@ -455,7 +449,7 @@ export class SqlStore implements Store {
         .leftJoin('content as r', 'r.content_id', 'm.raw_payload_id')
         .select(['m.mark_id', ...MARK_SELECT, 'r.body as raw_body'])
         .orderBy('k.market_id');
-      return this.joinMarks(await this.rowArrays(query), true, { raw: false, provenance: false });
+      return this.joinMarks(await this.rowArrays(query), true);
     });
   }
 
@@ -748,18 +742,11 @@ export class SqlStore implements Store {
     return this.transaction((tx) => tx.publishStagedMarks(runId));
   }
 
-  listStagedMarks(
-    runId: number,
-    query: StagedMarkQuery & { withoutRaw: true; withoutProvenance: true },
-  ): Promise<Omit<NewMark, 'raw_payload' | 'field_provenance'>[]>;
-  listStagedMarks(
-    runId: number,
-    query: StagedMarkQuery & { withoutRaw: true },
-  ): Promise<Omit<NewMark, 'raw_payload'>[]>;
-  listStagedMarks(runId: number, query?: StagedMarkQuery): Promise<NewMark[]>;
+  listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
+  listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
   async listStagedMarks(
     runId: number,
-    query: StagedMarkQuery = {},
+    query: { since?: string; withoutRaw?: boolean } = {},
   ): Promise<NewMark[] | Omit<NewMark, 'raw_payload'>[]> {
     const withRaw = query.withoutRaw !== true;
     return readConsistently(async () => {
@@ -770,8 +757,7 @@ export class SqlStore implements Store {
         .orderBy('m.snapshot_date')
         .orderBy('m.market_id');
       if (query.since !== undefined) base = base.where('m.snapshot_date', '>=', query.since);
-      const omit = { raw: !withRaw, provenance: withRaw ? false : query.withoutProvenance === true };
-      return this.joinMarks(await this.rowArrays(base), false, omit);
+      return this.joinMarks(await this.rowArrays(base), false, !withRaw);
     });
   }
 

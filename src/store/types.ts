@@ -10,7 +10,6 @@ import type {
   Mark,
   Market,
   MarkFacts,
-  MarkFigures,
   NewChange,
   NewMark,
   NewResolutionLogEntry,
@@ -193,20 +192,6 @@ export interface MarkQuery {
    * and nothing but the marks feed serves it). Histories, charts, exports and the signals' window read this way.
    */
   withoutRaw?: boolean;
-  /**
-   * With `withoutRaw`: leave each mark's field provenance out too (its key absent; no content read, no copy made).
-   * A provenance is a copied object of about a dozen keys per mark, most of what a mark held in memory (1.6 KB
-   * per mark with it): the signals' window of every market's last nine days, which reads no provenance, reads
-   * this way. Ignored without `withoutRaw`.
-   */
-  withoutProvenance?: boolean;
-}
-
-/** What `listStagedMarks` filters and leaves out, as in MarkQuery. */
-export interface StagedMarkQuery {
-  since?: string;
-  withoutRaw?: boolean;
-  withoutProvenance?: boolean;
 }
 
 export interface Store extends StoreTx {
@@ -240,7 +225,6 @@ export interface Store extends StoreTx {
   /** Ordered by log_id (append order). */
   listLog(filter?: { marketIds?: readonly string[] }): Promise<ResolutionLogEntry[]>;
   /** Ordered by snapshot_date, then market_id. The query's conditions combine with AND. */
-  listMarks(query: MarkQuery & { withoutRaw: true; withoutProvenance: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
@@ -293,16 +277,9 @@ export interface Store extends StoreTx {
    * Returns whether the run was aborted (false also when it was no longer running).
    */
   abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean>;
-  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; the query as in listMarks. */
-  listStagedMarks(
-    runId: number,
-    query: StagedMarkQuery & { withoutRaw: true; withoutProvenance: true },
-  ): Promise<Omit<NewMark, 'raw_payload' | 'field_provenance'>[]>;
-  listStagedMarks(
-    runId: number,
-    query: StagedMarkQuery & { withoutRaw: true },
-  ): Promise<Omit<NewMark, 'raw_payload'>[]>;
-  listStagedMarks(runId: number, query?: StagedMarkQuery): Promise<NewMark[]>;
+  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since` and `withoutRaw` as in listMarks. */
+  listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
+  listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
   /**
    * The publish: runs `write` and closes run `runId` as `finish()` says, bumping the generation, in ONE
    * transaction, so readers see all of the run or none of it. Publishes are serialized (PostgreSQL: an

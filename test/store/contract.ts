@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Mark, type Market, MarketSchema, type MarkFacts, marketIdFor } from '../../src/domain/index.ts';
+import { type Mark, type Market, MarketSchema, marketIdFor } from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
 import { typedStorageContract } from './contract-typed.ts';
 import {
@@ -249,43 +249,6 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       });
       expect(page).toHaveLength(1);
       expect('raw_payload' in (page[0] as object)).toBe(false);
-    });
-
-    it('marks: withoutProvenance leaves the field provenance out too, every other key as read with it', async () => {
-      await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
-      await store.upsertMarks([
-        makeMark(0, '2026-03-01', { raw_payload: { ticker: 'X' } }),
-        makeMark(0, '2026-03-02'),
-        // A method the codec has no code for is kept in the row's overflow: the general decoding path.
-        makeMark(1, '2026-03-02', { mark_method: 'venue_auction' as never }),
-      ]);
-      const facts = await store.listMarks({ withoutRaw: true });
-      const figures = await store.listMarks({ withoutRaw: true, withoutProvenance: true });
-      expect(figures).toHaveLength(3);
-      for (const [i, m] of figures.entries()) {
-        const { field_provenance: provenance, ...rest } = facts[i] as MarkFacts;
-        expect(provenance).toBeDefined();
-        expect(Object.keys(m)).toEqual(Object.keys(rest));
-        expect(m).toEqual(rest);
-      }
-      expect(figures.find((m) => m.market_id === marketId(1))?.mark_method).toBe('venue_auction');
-      // By market, as the signals never do but any caller may; ignored without withoutRaw.
-      const byMarket = await store.listMarks({ marketIds: [marketId(0)], withoutRaw: true, withoutProvenance: true });
-      expect(byMarket.map((m) => 'field_provenance' in m)).toEqual([false, false]);
-      const full = await store.listMarks({ marketIds: [marketId(0)], withoutProvenance: true } as never);
-      expect((full as Mark[]).map((m) => [m.raw_payload !== undefined, m.field_provenance !== undefined])).toEqual([
-        [true, true],
-        [true, true],
-      ]);
-      // Staged marks read the same way.
-      const owner = { host: 'test', pid: 1, process_started_at: '2026-03-01T00:00:00.000Z' };
-      const run = await store.beginRun('replay', '2026-03-03T00:00:00.000Z', owner);
-      await store.stageMarks(run.run_id, [makeMark(1, '2026-03-01')]);
-      const staged = await store.listStagedMarks(run.run_id, { withoutRaw: true, withoutProvenance: true });
-      expect(staged.map((m) => ['raw_payload' in m, 'field_provenance' in m, m.snapshot_date])).toEqual([
-        [false, false, '2026-03-01'],
-      ]);
-      await run.release();
     });
 
     it('marks and log entries must belong to a stored market (checked at commit)', async () => {
