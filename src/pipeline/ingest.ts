@@ -161,6 +161,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
           venue_b: { ...fast, baseUrl: server.venueBUrl, clobBaseUrl: server.clobUrl },
         },
         backfill: { maxCalls: null, concurrency: 8 },
+        afterPull: () => server.releaseCatalog(),
         afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
         ...full,
         ...progress,

@@ -37,7 +37,7 @@ import type {
 import { isPastClose, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
-import { createVenueHttp } from '../venues/index.ts';
+import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
 import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
@@ -116,6 +116,11 @@ export interface RunPipelineOptions {
    * the changed quotes of this hour and deletes hours before the window (hourly-marks.ts).
    */
   hourlyRetentionDays?: number;
+  /**
+   * Called once both venues are pulled, before anything is normalized: a source that serves the venues from memory
+   * (the simulated universe's replay server) lets go of the catalog it served (simulated.ts).
+   */
+  afterPull?: () => void;
   /** Signals, catalysts, screens (DESIGN.md §4 step 7): computed before the publish, written by it. */
   afterWrite?: (ctx: AfterWriteContext) => Promise<AfterWriteResult>;
   /**
@@ -202,6 +207,32 @@ function mergeById<T>(earlier: readonly T[], later: readonly T[], idOf: (record:
   for (const r of earlier) byId.set(idOf(r), r);
   for (const r of later) byId.set(idOf(r), r);
   return [...byId.values()];
+}
+
+/**
+ * What the stages after the editorial one read of a venue's outcome: not its pulled pages or normalized events,
+ * which are let go once today's marks are made.
+ */
+interface SettledOutcome {
+  venue: Venue;
+  error: string | null;
+  /** Parts of the venue that fell back (order books, series), from its pull. */
+  degraded: Record<string, string>;
+  /** venue_b: each market's YES outcome token (the history backfill asks for prices by token); else empty. */
+  yesTokens: ReadonlyMap<string, string>;
+  rawMemos: VenueOutcome['rawMemos'];
+  rawMemosKept: VenueOutcome['rawMemosKept'];
+}
+
+function settleOutcome(o: VenueOutcome): SettledOutcome {
+  return {
+    venue: o.venue,
+    error: o.error,
+    degraded: { ...o.pull.degraded },
+    yesTokens: o.venue === 'venue_b' && o.error === null ? yesTokensOf(o.pull) : new Map(),
+    rawMemos: o.rawMemos,
+    rawMemosKept: o.rawMemosKept,
+  };
 }
 
 /** Markets handed over by the previous published run's bounded backfill. */
@@ -299,13 +330,14 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
   try {
     onProgress?.({ stage: 'pull', done: 0, total: VENUES.length });
     let pulledCount = 0;
-    const pulls = await Promise.all(
+    let pulls: RawVenuePull[] | null = await Promise.all(
       VENUES.map(async (venue) => {
         const pull = await pullVenue(venue, options.venues, logger);
         onProgress?.({ stage: 'pull', done: ++pulledCount, total: VENUES.length });
         return pull;
       }),
     );
+    options.afterPull?.();
     lap('pull');
     await checkpoint('after_pull');
 
@@ -338,7 +370,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       }
       return true;
     };
-    const outcomes: VenueOutcome[] = [];
+    let outcomes: VenueOutcome[] | null = [];
     for (const pull of pulls) {
       onProgress?.({ stage: 'normalize', done: outcomes.length, total: pulls.length });
       const outcome = await normalizeVenue(
@@ -358,7 +390,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     onProgress?.({ stage: 'normalize', done: outcomes.length, total: pulls.length });
 
     lap('normalize');
-    const items = outcomes.flatMap((o) => o.items);
+    pulls = null;
+    let items: StageItem[] | null = outcomes.flatMap((o) => o.items);
     const reusedRaw = items.filter((i) => i.reused).length;
     const summaries = markSummaries(items, latest);
     const stage = await runEditorialStage({
@@ -387,10 +420,20 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const marks = todaysMarks(items, derivedEvents, { storedMarkets, latest, now }).filter((m) =>
       kept.has(m.market_id),
     );
+    const pulledEvents = items.length;
+    // The pulled pages and the normalized events are garbage from here on (a quarter of a run's live heap on the
+    // full universe, issue 18): what the later stages read of the venues' outcomes is settled first.
+    items = null;
+    const storedByVenue = countBy(stage.markets, (m) => m.platform);
+    const venues = Object.fromEntries(
+      outcomes.map((o) => [o.venue, venueSummary(o, storedByVenue[o.venue] ?? 0)]),
+    ) as Record<Venue, VenueRunSummary>;
+    const settled = outcomes.map(settleOutcome);
+    outcomes = null;
 
     // Carry forward: every market of a failed venue, and open markets of a healthy venue that did
     // not come back this run (absences prove nothing: the market keeps its last data).
-    const failedVenues = new Set<Venue>(outcomes.filter((o) => o.error !== null).map((o) => o.venue));
+    const failedVenues = new Set<Venue>(settled.filter((o) => o.error !== null).map((o) => o.venue));
     const uncovered: string[] = [];
     for (const m of storedMarketList) {
       if (kept.has(m.market_id)) continue;
@@ -403,9 +446,9 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       fallbacks.push(`${venue} could not be read: its stored records were kept and ${n} marks carried forward`);
     }
     // Parts of a venue that read fine otherwise (order books, series): the venue client says what fell back.
-    for (const o of outcomes) {
+    for (const o of settled) {
       if (o.error !== null) continue;
-      for (const [part, detail] of Object.entries(o.pull.degraded ?? {})) {
+      for (const [part, detail] of Object.entries(o.degraded)) {
         degraded.add(`${o.venue}.${part}`);
         fallbacks.push(`${o.venue} ${part}: ${detail}`);
       }
@@ -418,10 +461,6 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       );
     }
     const allMarks = [...marks, ...carried];
-    const storedByVenue = countBy(stage.markets, (m) => m.platform);
-    const venues = Object.fromEntries(
-      outcomes.map((o) => [o.venue, venueSummary(o, storedByVenue[o.venue] ?? 0)]),
-    ) as Record<Venue, VenueRunSummary>;
     lap('diff_and_marks');
 
     if (failedVenues.size === VENUES.length) {
@@ -459,7 +498,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     let firstBatch = true;
     const backfill = await runBackfill(options, runId, {
       today,
-      outcomes,
+      outcomes: settled,
       markets: stage.markets,
       latest,
       pending: pendingFromLastRun(lastPublished),
@@ -514,8 +553,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       events_written: stage.changedEvents.length,
       markets_written: stage.changedMarkets.length,
       events: {
-        pulled: items.length,
-        normalized: items.length - reusedRaw,
+        pulled: pulledEvents,
+        normalized: pulledEvents - reusedRaw,
         derived: stage.derived,
         reused: stage.reused,
         reused_unnormalized: reusedRaw,
@@ -590,7 +629,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     );
     summary.generation = generation;
     if (incremental) {
-      recordState(store, nextState({ runId, generation, now, version, memo, outcomes, stage, failedVenues }));
+      recordState(store, nextState({ runId, generation, now, version, memo, outcomes: settled, stage, failedVenues }));
     }
     onProgress?.({ stage: 'publish', done: 1, total: 1 });
     logger.info(
@@ -641,7 +680,7 @@ function nextState(input: {
   now: string;
   version: string;
   memo: IncrementalState | null;
-  outcomes: readonly VenueOutcome[];
+  outcomes: readonly SettledOutcome[];
   stage: {
     events: readonly { event_id: string }[];
     failures: readonly { event_id: string }[];
@@ -680,7 +719,7 @@ function nextState(input: {
 
 interface BackfillInput {
   today: string;
-  outcomes: readonly VenueOutcome[];
+  outcomes: readonly SettledOutcome[];
   markets: readonly Market[];
   latest: ReadonlyMap<string, Mark>;
   pending: ReadonlySet<string>;
@@ -700,8 +739,7 @@ async function runBackfill(
   const concurrency = settings.concurrency ?? 4;
   const healthy = new Set(input.outcomes.filter((o) => o.error === null).map((o) => o.venue));
   const tokens = new Map<string, string>();
-  for (const o of input.outcomes)
-    if (o.venue === 'venue_b' && o.error === null) for (const [k, v] of yesTokensOf(o.pull)) tokens.set(k, v);
+  for (const o of input.outcomes) if (o.error === null) for (const [k, v] of o.yesTokens) tokens.set(k, v);
   const targets: BackfillTarget[] = [];
   for (const market of input.markets) {
     if (!healthy.has(market.platform)) continue;

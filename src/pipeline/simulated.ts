@@ -189,6 +189,7 @@ export async function refreshSimulated(options: SimulatedRefreshOptions): Promis
             logger,
             venues: simVenues(server, logger),
             backfill: { maxCalls: null, days: manifest.days, concurrency: 8 },
+            afterPull: () => server.releaseCatalog(),
             afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
             ...(options.incremental === false ? { incremental: false } : {}),
             ...(options.hourlyRetentionDays === undefined ? {} : { hourlyRetentionDays: options.hourlyRetentionDays }),
@@ -256,6 +257,8 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
           logger,
           venues: simVenues(server, logger),
           backfill: { maxCalls: options.deferHistory ? 0 : null, days: manifest.days, concurrency: 8 },
+          // The run reads the catalog once; the histories and spot prices it fetches later stay served.
+          afterPull: () => server.releaseCatalog(),
           ...(options.incremental === false ? { incremental: false } : {}),
           ...(options.hourlyRetentionDays === undefined ? {} : { hourlyRetentionDays: options.hourlyRetentionDays }),
           // Spot, catalysts, screens and signals once, after the newest snapshot is written.

@@ -72,6 +72,9 @@ export async function runOn(
     timeoutMs?: number;
     editorial?: EditorialFunctions;
     afterWrite?: RunPipelineOptions['afterWrite'];
+    /** Runs as the run's `afterPull` (the simulated source lets the replay server release its catalog there). */
+    afterPull?: (server: ReplayServer) => void;
+    onProgress?: RunPipelineOptions['onProgress'];
   } = {},
 ): Promise<RunSummary> {
   const logger = opts.logger ?? memoryLogger();
@@ -86,6 +89,8 @@ export async function runOn(
       backfill: { maxCalls: null },
       ...(opts.editorial ? { editorial: opts.editorial } : {}),
       ...(opts.afterWrite ? { afterWrite: opts.afterWrite } : {}),
+      ...(opts.afterPull ? { afterPull: () => opts.afterPull?.(server) } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
   } finally {
     await server.close();

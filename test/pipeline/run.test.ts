@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deriveEvent, linkAcrossVenues } from '../../src/editorial/index.ts';
 import type { Store } from '../../src/store/index.ts';
+import type { ReplayServer } from '../../src/venues/index.ts';
 import { DAY1, DAY1_AT, DAY2, DAY2_AT, runOn, tempStore } from './harness.ts';
 
 let store: Store;
@@ -151,27 +152,48 @@ describe('runPipeline over replay folders', () => {
     expect((await runOn(store, DAY2, DAY2_AT)).log_entries).toBe(0);
   });
 
-  it('backfills past dates from venue history, one mark per date, without touching today', async () => {
-    const summary = await runOn(store, DAY1, DAY1_AT);
-    expect(summary.backfill).toMatchObject({ marks: 5, markets_with_history: 2, pending: 0, skipped: {} });
-    const natives = await nativeOf();
-    const marks = await store.listMarks();
-    const dates = (native: string) =>
-      marks.filter((m) => natives.get(m.market_id) === native).map((m) => [m.snapshot_date, m.yes_last_price]);
-    expect(dates('PMCPI-26FEB-T1')).toEqual([
-      ['2026-02-27', 0.35],
-      ['2026-02-28', 0.37],
-      ['2026-03-01', 0.41],
-    ]);
-    expect(dates('0xaaa1')).toEqual([
-      ['2026-02-26', 0.22],
-      ['2026-02-27', 0.25],
-      ['2026-02-28', 0.28],
-      ['2026-03-01', 0.3],
-    ]);
-    // A market already marked is not fetched again on the next run.
-    expect((await runOn(store, DAY1, DAY2_AT)).backfill).toBeNull();
-  });
+  it.each([
+    ['keeps its catalog', false],
+    ['lets go of its catalog after the pull (afterPull)', true],
+  ])(
+    'backfills past dates from venue history, one mark per date, without touching today (the source %s)',
+    async (_, release) => {
+      const seen: string[] = [];
+      const afterPull = (server: ReplayServer) => {
+        seen.push('afterPull');
+        server.releaseCatalog();
+      };
+      const summary = await runOn(store, DAY1, DAY1_AT, {
+        onProgress: (e) => seen.push(`${e.stage} ${e.done}/${e.total}`),
+        ...(release ? { afterPull } : {}),
+      });
+      // Once, when both venues are pulled and before anything is normalized.
+      const pulled = seen.indexOf('pull 2/2');
+      expect(seen.slice(pulled, pulled + 3)).toEqual(
+        release ? ['pull 2/2', 'afterPull', 'normalize 0/2'] : ['pull 2/2', 'normalize 0/2', 'normalize 1/2'],
+      );
+      // Nothing after the pull asks for the catalog: a released one would answer 410 and degrade the run.
+      expect(summary).toMatchObject({ status: 'ok', degraded: [] });
+      expect(summary.backfill).toMatchObject({ marks: 5, markets_with_history: 2, pending: 0, skipped: {} });
+      const natives = await nativeOf();
+      const marks = await store.listMarks();
+      const dates = (native: string) =>
+        marks.filter((m) => natives.get(m.market_id) === native).map((m) => [m.snapshot_date, m.yes_last_price]);
+      expect(dates('PMCPI-26FEB-T1')).toEqual([
+        ['2026-02-27', 0.35],
+        ['2026-02-28', 0.37],
+        ['2026-03-01', 0.41],
+      ]);
+      expect(dates('0xaaa1')).toEqual([
+        ['2026-02-26', 0.22],
+        ['2026-02-27', 0.25],
+        ['2026-02-28', 0.28],
+        ['2026-03-01', 0.3],
+      ]);
+      // A market already marked is not fetched again on the next run.
+      expect((await runOn(store, DAY1, DAY2_AT)).backfill).toBeNull();
+    },
+  );
 
   it('writes no history marks when the venue has no history for the markets', async () => {
     const summary = await runOn(store, DAY2, DAY1_AT);

@@ -147,3 +147,40 @@ describe('venue_b and spot paths', () => {
     expect((await get(`${server.url}/nowhere`)).status).toBe(404);
   });
 });
+
+describe('releaseCatalog', () => {
+  it('lets go of the catalog and says so with 410, while histories and spot prices are still served', async () => {
+    const own = await startReplayServer({ dir: BASIC_DIR });
+    try {
+      const kept = [
+        `${own.venueAUrl}/markets/candlesticks?market_tickers=KXFEDT-26APR-T4.00&start_ts=0&end_ts=1776700000`,
+        `${own.clobUrl}/prices-history?market=111&startTs=0&endTs=1776690000`,
+        `${own.spotUrl}/simple/price?ids=bitcoin&vs_currencies=usd`,
+      ];
+      const before = await Promise.all(kept.map(get));
+      expect(own.data.venueA.markets.size).toBe(6);
+      own.releaseCatalog();
+      expect(own.data.venueA.markets.size).toBe(0);
+      expect(own.data.venueB.events).toEqual([]);
+      for (const url of [
+        `${own.venueAUrl}/events?with_nested_markets=true`,
+        `${own.venueAUrl}/markets/KXGDPT-26Q1-T2.0`,
+        `${own.venueAUrl}/series/KXFEDT`,
+        `${own.venueBUrl}/events?closed=false`,
+        `${own.clobUrl}/book?token_id=111`,
+      ]) {
+        const answer = await get(url);
+        expect(answer.status, url).toBe(410);
+        expect((answer.body as { error: string }).error).toMatch(/catalog was released after the run pulled it/);
+      }
+      const after = await Promise.all(kept.map(get));
+      expect(after).toEqual(before);
+      expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect((after[0]?.body as { markets: Array<{ candlesticks: unknown[] }> }).markets[0]?.candlesticks).not.toEqual(
+        [],
+      );
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -42,7 +42,15 @@ export interface ReplayServer {
   clobUrl: string;
   /** CoinGecko-style root (`/simple/price`). */
   spotUrl: string;
-  data: ReplayData;
+  /** What the server serves (after `releaseCatalog`, without the catalog). */
+  readonly data: ReplayData;
+  /**
+   * Lets go of the recorded catalog (venue_a events, markets and series; venue_b events, markets and order
+   * books) once a client has pulled it; price histories and spot prices are still served. A later request for
+   * the catalog answers 410 and says why. The simulated ingest calls it after each run's pull: the catalog is a
+   * tenth of the pipeline thread's live heap for the rest of the run on the full universe (issue 18).
+   */
+  releaseCatalog(): void;
   close(): Promise<void>;
   stats(): ReplayStats;
 }
@@ -51,6 +59,8 @@ const A = '/venue_a/trade-api/v2';
 const B = '/venue_b/gamma';
 const C = '/venue_b/clob';
 const S = '/spot';
+/** What a server still answers after `releaseCatalog`. */
+const SERVED_AFTER_RELEASE = new Set([`${A}/markets/candlesticks`, `${C}/prices-history`, `${S}/simple/price`]);
 
 /** venue_a market status → the `status` filter bucket of `GET /markets` and `GET /events`. */
 function statusBucket(status: unknown): 'unopened' | 'open' | 'closed' | 'settled' {
@@ -278,8 +288,9 @@ function router(data: ReplayData): (path: string, q: URLSearchParams) => Answer 
  */
 export async function startReplayServer(opts: ReplayServerOptions): Promise<ReplayServer> {
   const faults = typeof opts.faults === 'string' ? parseFaultSpec(opts.faults) : (opts.faults ?? []);
-  const data = loadReplayData(opts.dir);
-  const route = router(data);
+  let data = loadReplayData(opts.dir);
+  let route = router(data);
+  let catalogReleased = false;
   const injector = new FaultInjector(faults);
   const byTarget: Record<string, number> = {};
   let requests = 0;
@@ -308,7 +319,16 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
       res.setHeader('retry-after', String(fault.retryAfterS));
       return send(res, { status: 429, body: { error: 'Too Many Requests' } });
     }
-    const ans = route(url.pathname, url.searchParams);
+    const ans: Answer =
+      catalogReleased && !SERVED_AFTER_RELEASE.has(url.pathname)
+        ? {
+            status: 410,
+            body: {
+              error:
+                'replay: the recorded catalog was released after the run pulled it (releaseCatalog); price histories and spot prices are still served',
+            },
+          }
+        : route(url.pathname, url.searchParams);
     if (fault?.mode === 'unknown-fields') return send(res, { ...ans, body: withUnknownFields(ans.body) });
     if (fault?.mode === 'malformed') {
       const text = '{"injected": "malformed", oops: [1, 2,, }';
@@ -368,7 +388,20 @@ export async function startReplayServer(opts: ReplayServerOptions): Promise<Repl
     venueBUrl: `${url}${B}`,
     clobUrl: `${url}${C}`,
     spotUrl: `${url}${S}`,
-    data,
+    get data() {
+      return data;
+    },
+    releaseCatalog() {
+      if (catalogReleased) return;
+      catalogReleased = true;
+      data = {
+        ...data,
+        venueA: { events: [], series: new Map(), markets: new Map(), candles: data.venueA.candles },
+        venueB: { events: [], markets: [], books: new Map(), history: data.venueB.history },
+        origin: new Map(),
+      };
+      route = router(data);
+    },
     stats: () => ({ requests, byTarget: { ...byTarget }, faultsInjected: injector.injected, files: data.files }),
     close: () =>
       new Promise<void>((resolve) => {
