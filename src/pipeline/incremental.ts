@@ -23,8 +23,9 @@
  * **Where the keys live.** In memory, per store object (the pipeline thread of `pmref start` keeps its store
  * across runs), recorded only when a run has published and used only while the store's last published run is
  * the run that recorded them (a failed run, another process's run, or a restart leaves them unused: the next
- * run re-derives everything and records them again). Keeping them in the store instead would let a restart
- * skip work too; that needs a table (see the report of issue 18).
+ * run re-derives everything and records them again). A pipeline thread replaced after its runs (thread.ts) hands
+ * them to the next one. Keeping them in the store instead would let a restart skip work too; that needs a table
+ * (see the report of issue 18).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -146,6 +147,14 @@ export function usableState(store: Store, lastPublished: PipelineRun | null, ver
 /** Records what a run that has published leaves for the next one. */
 export function recordState(store: Store, state: IncrementalState): void {
   states.set(store, state);
+}
+
+/**
+ * The memo recorded for the store, whatever run recorded it: what a pipeline thread hands to the one that replaces
+ * it (thread.ts), which records it for its own store object. `usableState` still decides whether a run may use it.
+ */
+export function recordedState(store: Store): IncrementalState | null {
+  return states.get(store) ?? null;
 }
 
 /** Forgets the store's memo (the next run re-derives everything). */

@@ -9,6 +9,7 @@ import { destination, pino } from 'pino';
 import type { Config } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import { abortDeadRuns } from './abort.ts';
+import { recordedState, recordState } from './incremental.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { startWorker } from './worker.ts';
 
@@ -30,6 +31,8 @@ const collect = runInNewContext('gc') as () => void;
 const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
 
 const store = await openStore(config.PMREF_DB_URL);
+// Handed over by the thread this one replaces (thread.ts): runs use it only while its run is the last published.
+if (data.memo !== null) recordState(store, data.memo);
 // A run this process left `running` belongs to a pipeline thread that ended (see thread.ts: one at a time).
 await abortDeadRuns(store, { logger, now: () => new Date(), ownPipelineThreadEnded: true });
 // Ingest runs waiting, after publishing, for the server's thread to take up their generation ('resume').
@@ -65,6 +68,12 @@ port.on('message', async (message: ToThread) => {
   } else if (message.type === 'resume') {
     resumes.get(message.generation)?.();
     resumes.delete(message.generation);
+  } else if (message.type === 'hand-over') {
+    // Replaced while idle (thread.ts): the schedule stops, a run in progress finishes, and the memo goes along.
+    await worker.stop();
+    post({ type: 'handed-over', memo: recordedState(store) });
+    await store.close();
+    port.close();
   } else if (message.type === 'stop') {
     // A run waiting to resume would hold the stop until the thread is terminated: let it go on and finish.
     for (const resume of resumes.values()) resume();

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { type IngestResult, type ProgressEvent, startThreadWorker } from '../../src/pipeline/index.ts';
 import { HEAP_BOUND_CONTAINED } from '../../src/pipeline/thread.ts';
@@ -60,6 +60,37 @@ describe('startThreadWorker', () => {
     expect(again?.runs[0]).toMatchObject({ status: 'ok', generation: 2, log_entries: 0 });
     expect(await store.generation()).toBe(2);
     expect(runs.map((r) => r.runs[0]?.generation)).toEqual([1, 2]);
+    await worker.stop();
+    await store.close();
+  }, 60_000);
+
+  it('replaces an idle thread after a run by a fresh one, which gets the incremental memo: the next run still skips unchanged events', async () => {
+    const dbUrl = `sqlite:${join(dir, 'pmref.sqlite')}`;
+    const store = await openStore(dbUrl);
+    await store.migrate();
+    const config = loadConfig({
+      PMREF_DB_URL: dbUrl,
+      PMREF_SOURCE: 'replay',
+      PMREF_REPLAY_DIR: DAY1,
+      PMREF_LOG_LEVEL: 'silent',
+    });
+    const logger = memoryLogger();
+    const worker = startThreadWorker({ config, logger, replaceAfterMs: 50 });
+    const first = await worker.initial;
+    expect(first?.runs[0]).toMatchObject({ status: 'ok', generation: 1 });
+    const replaced = () =>
+      logger.lines.filter((l) => l.msg?.startsWith('the idle pipeline thread was replaced by a fresh one'));
+    await vi.waitFor(() => expect(replaced()).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    expect(replaced()[0]?.o).toEqual({ memo_events: first?.runs[0]?.events?.pulled });
+    // Not an unexpected exit: nothing about a thread that ended.
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
+
+    const again = await worker.runNow();
+    expect(again?.runs[0]).toMatchObject({ status: 'ok', generation: 2, log_entries: 0 });
+    const events = again?.runs[0]?.events;
+    expect(events?.pulled).toBeGreaterThan(0);
+    // Every event skipped: the fresh thread ran with the memo the replaced one recorded.
+    expect(events?.reused_unnormalized).toBe(events?.pulled);
     await worker.stop();
     await store.close();
   }, 60_000);
