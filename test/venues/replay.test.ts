@@ -176,9 +176,8 @@ describe('releaseCatalog', () => {
       const after = await Promise.all(kept.map(get));
       expect(after).toEqual(before);
       expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
-      expect((after[0]?.body as { markets: Array<{ candlesticks: unknown[] }> }).markets[0]?.candlesticks).not.toEqual(
-        [],
-      );
+      const candles = after[0]?.body as { markets: Array<{ candlesticks: unknown[] }> } | undefined;
+      expect(candles?.markets[0]?.candlesticks.length).toBeGreaterThan(0);
     } finally {
       await own.close();
     }
