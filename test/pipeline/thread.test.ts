@@ -25,17 +25,23 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A migrated store in the test's folder and a config that ingests the DAY1 replay folder into it. */
+async function replayStore() {
+  const dbUrl = `sqlite:${join(dir, 'pmref.sqlite')}`;
+  const store = await openStore(dbUrl);
+  await store.migrate();
+  const config = loadConfig({
+    PMREF_DB_URL: dbUrl,
+    PMREF_SOURCE: 'replay',
+    PMREF_REPLAY_DIR: DAY1,
+    PMREF_LOG_LEVEL: 'silent',
+  });
+  return { store, config };
+}
+
 describe('startThreadWorker', () => {
   it('runs the start-up pipeline on its own thread and store connection, then answers runNow and stops', async () => {
-    const dbUrl = `sqlite:${join(dir, 'pmref.sqlite')}`;
-    const store = await openStore(dbUrl);
-    await store.migrate();
-    const config = loadConfig({
-      PMREF_DB_URL: dbUrl,
-      PMREF_SOURCE: 'replay',
-      PMREF_REPLAY_DIR: DAY1,
-      PMREF_LOG_LEVEL: 'silent',
-    });
+    const { store, config } = await replayStore();
     const runs: IngestResult[] = [];
     const progress: ProgressEvent[] = [];
     const worker = startThreadWorker({
@@ -65,15 +71,7 @@ describe('startThreadWorker', () => {
   }, 60_000);
 
   it('replaces an idle thread after a run by a fresh one, which gets the incremental memo: the next run still skips unchanged events', async () => {
-    const dbUrl = `sqlite:${join(dir, 'pmref.sqlite')}`;
-    const store = await openStore(dbUrl);
-    await store.migrate();
-    const config = loadConfig({
-      PMREF_DB_URL: dbUrl,
-      PMREF_SOURCE: 'replay',
-      PMREF_REPLAY_DIR: DAY1,
-      PMREF_LOG_LEVEL: 'silent',
-    });
+    const { store, config } = await replayStore();
     const logger = memoryLogger();
     const worker = startThreadWorker({ config, logger, replaceAfterMs: 50 });
     const first = await worker.initial;
