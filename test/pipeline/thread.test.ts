@@ -74,23 +74,27 @@ describe('startThreadWorker', () => {
     const { store, config } = await replayStore();
     const logger = memoryLogger();
     const worker = startThreadWorker({ config, logger, replaceAfterMs: 50 });
-    const first = await worker.initial;
-    expect(first?.runs[0]).toMatchObject({ status: 'ok', generation: 1 });
-    const replaced = () =>
-      logger.lines.filter((l) => l.msg?.startsWith('the idle pipeline thread was replaced by a fresh one'));
-    await vi.waitFor(() => expect(replaced()).toHaveLength(1), { timeout: 20_000, interval: 50 });
-    expect(replaced()[0]?.o).toEqual({ memo_events: first?.runs[0]?.events?.pulled });
-    // Not an unexpected exit: nothing about a thread that ended.
-    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
+    try {
+      const first = await worker.initial;
+      expect(first?.runs[0]).toMatchObject({ status: 'ok', generation: 1 });
+      const replaced = () =>
+        logger.lines.filter((l) => l.msg?.startsWith('the idle pipeline thread was replaced by a fresh one'));
+      await vi.waitFor(() => expect(replaced()).toHaveLength(1), { timeout: 20_000, interval: 50 });
+      expect(replaced()[0]?.o).toEqual({ memo_events: first?.runs[0]?.events?.pulled });
+      // Not an unexpected exit: nothing about a thread that ended.
+      expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
 
-    const again = await worker.runNow();
-    expect(again?.runs[0]).toMatchObject({ status: 'ok', generation: 2, log_entries: 0 });
-    const events = again?.runs[0]?.events;
-    expect(events?.pulled).toBeGreaterThan(0);
-    // Every event skipped: the fresh thread ran with the memo the replaced one recorded.
-    expect(events?.reused_unnormalized).toBe(events?.pulled);
-    await worker.stop();
-    await store.close();
+      const again = await worker.runNow();
+      expect(again?.runs[0]).toMatchObject({ status: 'ok', generation: 2, log_entries: 0 });
+      const events = again?.runs[0]?.events;
+      expect(events?.pulled).toBeGreaterThan(0);
+      // Every event skipped: the fresh thread ran with the memo the replaced one recorded.
+      expect(events?.reused_unnormalized).toBe(events?.pulled);
+    } finally {
+      // Also when an expectation fails: a thread left running would keep the test folder's store open.
+      await worker.stop();
+      await store.close();
+    }
   }, 60_000);
 
   it('reports a thread that cannot open its store, and resolves its start-up run as null', async () => {
