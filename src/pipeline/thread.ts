@@ -7,6 +7,7 @@
  */
 import { Worker as Thread } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import { isPostgresUrl } from '../store/index.ts';
 import type { IncrementalState } from './incremental.ts';
 import type { IngestResult } from './ingest.ts';
 import type { PipelineLogger, ProgressEvent, ProgressListener } from './types.ts';
@@ -109,7 +110,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
   // A replacement under way: runNow() waits for the new thread.
   let replacing: Promise<void> | null = null;
   let replaceTimer: NodeJS.Timeout | null = null;
-  const replaceAfterMs = options.config.PMREF_DB_URL.startsWith('postgres')
+  const replaceAfterMs = isPostgresUrl(options.config.PMREF_DB_URL)
     ? null
     : options.replaceAfterMs === undefined
       ? REPLACE_AFTER_MS

@@ -41,6 +41,11 @@ export function sqlitePathOf(dbUrl: string): string | null {
   return path === ':memory:' ? ':memory:' : path;
 }
 
+/** Whether a database URL names a PostgreSQL store (`postgres://` or `postgresql://`); else it is SQLite's. */
+export function isPostgresUrl(dbUrl: string): boolean {
+  return /^postgres(ql)?:\/\//.test(dbUrl);
+}
+
 /**
  * Opens (does not migrate) the store for `dbUrl`.
  * @example const store = await openStore('sqlite:./data/pmref.sqlite'); await store.migrate();
@@ -59,7 +64,7 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
     return new SqlStore(db, { engine: 'sqlite', sqlite: database, ...(opts.now ? { now: opts.now } : {}) });
   }
-  if (/^postgres(ql)?:\/\//.test(dbUrl)) {
+  if (isPostgresUrl(dbUrl)) {
     // Server-side TCP keepalives (ignored on Unix sockets): a run holds its run lock on one of these
     // connections, and a host that vanishes mid-run must not keep that lock for the kernel's default two hours
     // (pipeline/abort.ts: a run is declared dead only when no session holds its lock).
