@@ -37,7 +37,7 @@ export function usePostgresDatabase(label: string): PostgresStores | null {
     pool = new pg.Pool({ connectionString: testUrl, max: 1 });
   });
   afterAll(async () => {
-    await pool?.end();
+    if (pool) await endPool(pool);
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -52,4 +52,23 @@ export function usePostgresDatabase(label: string): PostgresStores | null {
       return openStore(testUrl, { pgSchema: schema, poolSize: 2 });
     },
   };
+}
+
+/**
+ * Ends a pool once its clients have closed. pg-pool's `end()` resolves as soon as it has told its clients to end,
+ * not when they have: the `DROP DATABASE … WITH (FORCE)` after it could then terminate a client still closing,
+ * whose error the pool re-emits with no listener, an uncaught exception that failed a whole test run (seen in CI
+ * on 2026-11-26, from test/store/append-only.test.ts). Waiting for each client's `remove` closes that window.
+ */
+async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      if (++closed >= open) resolve();
+    });
+  });
+  await pool.end();
+  await allClosed;
 }
