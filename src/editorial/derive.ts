@@ -11,6 +11,7 @@ import {
   linkAcrossVenues as linkTwins,
   type MarkSummary,
   type Overrides,
+  repriceEvent as repriceCanon,
 } from './canon/index.ts';
 import { judgeResolution } from './resolution/index.ts';
 
@@ -50,6 +51,29 @@ export function deriveEvent(input: EditorialInput): EditorialOutput {
     overrides: input.overrides ?? CHECKED_IN_OVERRIDES,
     now: input.now,
   });
+}
+
+export interface RepriceEventInput {
+  /** The event deriveEvent was given (its inputs: the same as this run's). */
+  event: Event;
+  /** What deriveEvent gave for it at earlier quotes. */
+  derived: EditorialOutput;
+  /** Each market's venue facts, parallel to `derived.markets`. */
+  facts: readonly VenueFacts[];
+  /** The quotes of this run. */
+  marks: ReadonlyMap<string, MarkSummary>;
+  overrides?: Overrides;
+}
+
+/**
+ * What deriveEvent gives for an event whose inputs are unchanged but for its markets' quotes, from what it gave
+ * at the earlier quotes: the resolution judgment reads no quote, and canon reads them only for the ladder
+ * distribution and the primary market (canon-event.ts `repriceEvent`). Null when `derived` does not carry what
+ * that needs: derive the event instead. Pure.
+ * @example repriceEvent({ event, derived: deriveEvent(input), facts, marks: laterMarks }) // = deriveEvent at laterMarks
+ */
+export function repriceEvent(input: RepriceEventInput): EditorialOutput | null {
+  return repriceCanon({ ...input, overrides: input.overrides ?? CHECKED_IN_OVERRIDES });
 }
 
 /** Sets `also_on` on every market from shared question_ids, with each twin's latest price. */

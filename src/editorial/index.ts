@@ -6,5 +6,5 @@
  * question_id, primary market — issue 6).
  * linkAcrossVenues: after every event is derived, sets each market's `also_on` from shared question_ids.
  */
-export type { EditorialInput, EditorialOutput, MarkSummary } from './derive.ts';
-export { deriveEvent, judgedMarket, linkAcrossVenues } from './derive.ts';
+export type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } from './derive.ts';
+export { deriveEvent, judgedMarket, linkAcrossVenues, repriceEvent } from './derive.ts';

@@ -6,9 +6,9 @@
  * events and markets byte-identical.
  */
 import type { Event, Mark, Market } from '../domain/index.ts';
-import type { EditorialInput, EditorialOutput, MarkSummary } from '../editorial/index.ts';
+import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } from '../editorial/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
-import { editorialKeyOf, type RawMemo } from './incremental.ts';
+import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
 import { screensFor } from './screens.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
@@ -16,6 +16,11 @@ import type { PipelineLogger, ProgressListener } from './types.ts';
 export interface EditorialFunctions {
   deriveEvent(input: EditorialInput): EditorialOutput;
   linkAcrossVenues(markets: readonly Market[], marks: ReadonlyMap<string, MarkSummary>): Market[];
+  /**
+   * deriveEvent's output at new quotes from its output at earlier ones (null: derive instead). Absent: an
+   * event whose quotes alone changed is derived.
+   */
+  repriceEvent?(input: RepriceEventInput): EditorialOutput | null;
 }
 
 /**
@@ -135,6 +140,8 @@ export interface EditorialStageResult {
   /** Events deriveEvent ran on; events whose stored records stood for them (unchanged key, or raw input). */
   derived: number;
   reused: number;
+  /** Events whose quotes alone changed: their stored records were repriced (`repriceEvent`), not derived. */
+  repriced: number;
 }
 
 /** Events derived between two yields to the event loop. */
@@ -162,6 +169,7 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
   const editorialKeys = new Map<string, string>();
   const previousKeys = input.keys?.previous ?? null;
   let derived = 0;
+  let repriced = 0;
   let done = 0;
 
   /** The stored records stand for an event when the event and every market of it are stored. */
@@ -194,7 +202,11 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
         ? part('editorial.keys', () => editorialKeyOf(n, storedEvent, storedMarkets, input.marks, keys.version))
         : null;
       const ids = n.markets.map((m) => m.market.market_id);
-      if (key !== null && previousKeys?.get(id) === key && reuse(id, ids)) {
+      const previous = previousKeys?.get(id);
+      if (key !== null && previous === key && reuse(id, ids)) {
+        editorialKeys.set(id, key);
+      } else if (key !== null && previous !== undefined && quotesOnlyChanged(previous, key) && repriceOne(n)) {
+        repriced++;
         editorialKeys.set(id, key);
       } else if (deriveOne(n, storedEvent)) {
         derived++;
@@ -205,6 +217,41 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     if (done % 500 === 0 || done === items.length)
       input.onProgress?.({ stage: 'editorial', done, total: items.length });
     if (done % EVENTS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Reprices one event whose quotes alone changed since the last published run: its stored records are what
+   * deriveEvent gave at the last quotes, so `repriceEvent` gives what it would give now. The markets are the
+   * stored ones (no market field reads a quote; screens and links are redone below, as for a reused market);
+   * the event moves its `updated_at` as a derived one does. False (derive instead) when the editorial functions
+   * cannot reprice, a stored record is missing, or `repriceEvent` declines.
+   */
+  function repriceOne(n: NormalizedEvent): boolean {
+    const storedEvent = storedEvents.get(n.event.event_id);
+    if (editorial.repriceEvent === undefined || storedEvent === undefined) return false;
+    const markets: Market[] = [];
+    for (const m of n.markets) {
+      const stored = storedMarkets.get(m.market.market_id);
+      if (stored === undefined || stored.event_id !== storedEvent.event_id) return false;
+      markets.push(stored);
+    }
+    const reprice = editorial.repriceEvent;
+    const out = part('editorial.reprice', () =>
+      reprice({
+        event: { ...n.event, created_at: storedEvent.created_at },
+        derived: { event: storedEvent, markets },
+        facts: n.markets.map((m) => m.facts),
+        marks: input.marks,
+      }),
+    );
+    if (out === null) return false;
+    const final: Event = { ...out.event, updated_at: n.event.updated_at };
+    stageEvents.push(final);
+    for (const m of markets) {
+      stageMarkets.set(m.market_id, { market: m, event: final, keepScreens: false });
+      reusedMarkets.add(m.market_id);
+    }
+    return true;
   }
 
   /** Derives one event into the stage's lists; false when the editorial layer threw on it. */
@@ -325,5 +372,6 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     screened,
     derived,
     reused: reusedEvents.size,
+    repriced,
   };
 }

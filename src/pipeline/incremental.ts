@@ -9,7 +9,9 @@
  *   last run's (mark-retime.ts);
  * - the **editorial key** (`editorialKeyOf`): the normalized event and markets without their bookkeeping
  *   timestamps, their venue facts, the mark summaries deriveEvent reads for those markets, the stored
- *   `created_at` / `first_seen_at` — equal keys skip deriveEvent and the comparison.
+ *   `created_at` / `first_seen_at` — equal keys skip deriveEvent and the comparison. It is two hashes, the
+ *   quotes apart from the rest (`quotesOnlyChanged`): when only the quotes differ, the stored records are
+ *   repriced (editorial `repriceEvent`: the ladder distribution and primary market) instead of derived.
  * Both start with the code version (`codeVersion`): a hash of the code and data that shape the records.
  *
  * What the editorial layer reads from `now`: nothing (it is passed in but no rule reads it: see
@@ -37,7 +39,7 @@ import type { PipelineRun, Store } from '../store/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 
 /** Bumped when what a key covers changes (this file, raw-reuse.ts). */
-const KEY_FORMAT = 'incremental-1';
+const KEY_FORMAT = 'incremental-2';
 
 /** Folders and files whose content shapes an event's records: a change to any of them changes every key. */
 const VERSIONED_PATHS = [
@@ -166,10 +168,10 @@ const MARKET_BOOKKEEPING = { first_seen_at: undefined, last_updated_at: undefine
 const EVENT_BOOKKEEPING = { created_at: undefined, updated_at: undefined };
 
 /**
- * The editorial key of one normalized event: a SHA-1 over everything deriveEvent reads for it (and what the
- * stage copies onto its result): the event and its markets without their bookkeeping timestamps, their venue
- * facts, the mark summaries of those markets, and the `created_at` / `first_seen_at` it is given. `now` is left
- * out: no editorial rule reads it (see the module comment).
+ * The editorial key of one normalized event: everything deriveEvent reads for it (and what the stage copies onto
+ * its result), as `<inputs>.<quotes>`: a SHA-1 over the event and its markets without their bookkeeping
+ * timestamps, their venue facts and the `created_at` / `first_seen_at` it is given, then one over the mark
+ * summaries of those markets. `now` is left out: no editorial rule reads it (see the module comment).
  */
 export function editorialKeyOf(
   n: NormalizedEvent,
@@ -179,6 +181,7 @@ export function editorialKeyOf(
   version: string,
 ): string {
   const hash = createHash('sha1').update(version).update('\0');
+  const quotes = createHash('sha1');
   hash.update(JSON.stringify({ ...n.event, ...EVENT_BOOKKEEPING }));
   // The created_at / first_seen_at deriveEvent is given: the stored ones, else this run's (which the next run
   // finds stored), so a new event's key holds from its first run on.
@@ -191,9 +194,18 @@ export function editorialKeyOf(
     hash.update('\0');
     hash.update(JSON.stringify(m.facts));
     hash.update(`\0${storedMarkets.get(id)?.first_seen_at ?? m.market.first_seen_at}\0`);
-    hash.update(s === undefined ? '-' : `${s.last_price}|${s.volume_24h_usd}|${s.liquidity_usd}`);
+    quotes.update(s === undefined ? '-\0' : `${s.last_price}|${s.volume_24h_usd}|${s.liquidity_usd}\0`);
   }
-  return hash.digest('base64url');
+  return `${hash.digest('base64url')}.${quotes.digest('base64url')}`;
+}
+
+/**
+ * True when two editorial keys of one event differ in the quotes only: its stored records may be repriced
+ * instead of derived (editorial-stage.ts).
+ */
+export function quotesOnlyChanged(previous: string, next: string): boolean {
+  const dot = next.indexOf('.');
+  return previous !== next && dot > 0 && previous.length === next.length && previous.startsWith(next.slice(0, dot + 1));
 }
 
 /** The memo key of a raw event. */

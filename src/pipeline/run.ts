@@ -35,7 +35,7 @@ import type {
   Venue,
 } from '../domain/index.ts';
 import { isPastClose, VENUES } from '../domain/index.ts';
-import { deriveEvent, linkAcrossVenues } from '../editorial/index.ts';
+import { deriveEvent, linkAcrossVenues, repriceEvent } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
 import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
@@ -311,7 +311,7 @@ function factsOf(mark: Mark): MarkFacts {
  */
 export async function runPipeline(options: RunPipelineOptions): Promise<RunSummary> {
   const { store, logger, onProgress } = options;
-  const editorial = options.editorial ?? { deriveEvent, linkAcrossVenues };
+  const editorial = options.editorial ?? { deriveEvent, linkAcrossVenues, repriceEvent };
   const incremental = options.incremental !== false;
   const version = versionFor(options.editorial, options.editorialVersion);
   const checkpoint = async (at: RunCheckpoint) => {
@@ -557,6 +557,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         normalized: pulledEvents - reusedRaw,
         derived: stage.derived,
         reused: stage.reused,
+        repriced: stage.repriced,
         reused_unnormalized: reusedRaw,
       },
       marks_carried_forward: carried.length,

@@ -57,9 +57,17 @@ export interface RunSummary {
   /**
    * How the run treated the pulled events (issue 18, incremental.ts): `normalized` of `pulled` were normalized
    * (the rest, `reused_unnormalized`, had the raw input the last run read), `derived` went through deriveEvent,
-   * `reused` took their stored records (raw input or editorial inputs unchanged). Absent on a failed run.
+   * `reused` took their stored records (raw input or editorial inputs unchanged), `repriced` had only their
+   * quotes change and got their stored records repriced (editorial `repriceEvent`). Absent on a failed run.
    */
-  events?: { pulled: number; normalized: number; derived: number; reused: number; reused_unnormalized: number };
+  events?: {
+    pulled: number;
+    normalized: number;
+    derived: number;
+    reused: number;
+    repriced: number;
+    reused_unnormalized: number;
+  };
   marks_carried_forward: number;
   /** Events the editorial layer threw on (see `fallbacks`). */
   editorial_failures: number;

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { deriveEvent, linkAcrossVenues } from '../../src/editorial/index.ts';
+import { deriveEvent, linkAcrossVenues, type RepriceEventInput, repriceEvent } from '../../src/editorial/index.ts';
 import { afterWriteStage } from '../../src/pipeline/after-write.ts';
 import type { EditorialFunctions } from '../../src/pipeline/editorial-stage.ts';
 import { type RunPipelineOptions, runPipeline } from '../../src/pipeline/run.ts';
@@ -58,16 +58,26 @@ function editMarket(dir: string, venue: 'venue_a' | 'venue_b', nativeId: string,
   writeFileSync(file, JSON.stringify(json));
 }
 
-/** deriveEvent, counting the events it is called on. */
-function countingEditorial(): EditorialFunctions & { calls: string[] } {
+/** deriveEvent and repriceEvent (unless `reprice` is false), listing the events each is called on. */
+function countingEditorial(reprice = true): EditorialFunctions & { calls: string[]; repriced: string[] } {
   const calls: string[] = [];
+  const repriced: string[] = [];
   return {
     calls,
+    repriced,
     deriveEvent: (input) => {
       calls.push(input.event.platform_event_id ?? '?');
       return deriveEvent(input);
     },
     linkAcrossVenues,
+    ...(reprice
+      ? {
+          repriceEvent: (input: RepriceEventInput) => {
+            repriced.push(input.event.platform_event_id ?? '?');
+            return repriceEvent(input);
+          },
+        }
+      : {}),
   };
 }
 
@@ -119,15 +129,18 @@ async function incrementalAndFull(
   const full = await makeStore();
   const summaries: RunSummary[] = [];
   for (const [i, step] of steps.entries()) {
-    if (i === steps.length - 1) editorial.calls.length = 0;
+    if (i === steps.length - 1) {
+      editorial.calls.length = 0;
+      editorial.repriced.length = 0;
+    }
     summaries.push(await run(inc, step.dir, step.at, { editorial }));
     await run(full, step.dir, step.at, { incremental: false });
   }
-  return { inc, full, summaries, calls: editorial.calls };
+  return { inc, full, summaries, calls: editorial.calls, repriced: editorial.repriced };
 }
 
 describe('incremental runs', () => {
-  it('derives only the event whose raw input changed and stores what a full run stores', async () => {
+  it('reprices only the event whose quotes changed and stores what a full run stores', async () => {
     const before = day1Copy();
     const after = day1Copy();
     editMarket(after, 'venue_a', 'PMGOLD-26MAR01-3000', (m) => {
@@ -135,12 +148,20 @@ describe('incremental runs', () => {
       m.yes_bid_dollars = '0.7400';
       m.yes_ask_dollars = '0.7600';
     });
-    const { inc, full, summaries, calls } = await incrementalAndFull([
+    const { inc, full, summaries, calls, repriced } = await incrementalAndFull([
       { dir: before, at: T1 },
       { dir: after, at: T2 },
     ]);
-    expect(calls).toEqual(['PMGOLD-26MAR01']);
-    expect(summaries[1]?.events).toEqual({ pulled: 5, normalized: 1, derived: 1, reused: 4, reused_unnormalized: 4 });
+    expect(calls).toEqual([]);
+    expect(repriced).toEqual(['PMGOLD-26MAR01']);
+    expect(summaries[1]?.events).toEqual({
+      pulled: 5,
+      normalized: 1,
+      derived: 0,
+      reused: 4,
+      repriced: 1,
+      reused_unnormalized: 4,
+    });
     expect(await served(inc)).toEqual(await served(full));
     // Today's marks of the unchanged markets were re-timed to this run, like the changed one.
     expect((await inc.listMarks({ snapshotDates: ['2026-03-01'] })).map((m) => m.snapshot_at)).toEqual(
@@ -150,9 +171,50 @@ describe('incremental runs', () => {
       pull: expect.any(Number),
       normalize: expect.any(Number),
       editorial: expect.any(Number),
-      'editorial.derive': expect.any(Number),
+      'editorial.reprice': expect.any(Number),
       publish: expect.any(Number),
     });
+  });
+
+  it('moves the primary market and the ladder of a repriced event, and its updated_at, as a full run does', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    // PMCPI-26FEB's cheapest strike becomes its most traded market (24 h volume) and its prices move.
+    editMarket(after, 'venue_a', 'PMCPI-26FEB-T2', (m) => {
+      m.volume_24h_fp = '990000.00';
+      m.volume_24h = 990000;
+      m.last_price_dollars = '0.0300';
+    });
+    const { inc, full, summaries, calls, repriced } = await incrementalAndFull([
+      { dir: before, at: T1 },
+      { dir: after, at: T2 },
+    ]);
+    expect(calls).toEqual([]);
+    expect(repriced).toEqual(['PMCPI-26FEB']);
+    expect(summaries[1]?.events_written).toBe(1);
+    const event = (await inc.listEvents()).find((e) => e.platform_event_id === 'PMCPI-26FEB');
+    const primary = (await inc.listMarkets()).find((m) => m.market_id === event?.primary_market_id);
+    expect(primary?.platform_market_id).toBe('PMCPI-26FEB-T2');
+    expect(event?.updated_at).toBe(T2);
+    expect(await served(inc)).toEqual(await served(full));
+  });
+
+  it('derives an event whose quotes changed when the editorial functions cannot reprice', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    editMarket(after, 'venue_a', 'PMGOLD-26MAR01-3000', (m) => {
+      m.last_price_dollars = '0.7500';
+    });
+    const { inc, full, summaries, calls } = await incrementalAndFull(
+      [
+        { dir: before, at: T1 },
+        { dir: after, at: T2 },
+      ],
+      countingEditorial(false),
+    );
+    expect(calls).toEqual(['PMGOLD-26MAR01']);
+    expect(summaries[1]?.events).toMatchObject({ derived: 1, repriced: 0 });
+    expect(await served(inc)).toEqual(await served(full));
   });
 
   it('logs a rule change found on a reused run exactly as a full run does', async () => {
@@ -183,7 +245,14 @@ describe('incremental runs', () => {
       { dir: after, at: T2 },
     ]);
     expect(calls).toEqual([]);
-    expect(summaries[1]?.events).toEqual({ pulled: 5, normalized: 1, derived: 0, reused: 5, reused_unnormalized: 4 });
+    expect(summaries[1]?.events).toEqual({
+      pulled: 5,
+      normalized: 1,
+      derived: 0,
+      reused: 5,
+      repriced: 0,
+      reused_unnormalized: 4,
+    });
     expect(await served(inc)).toEqual(await served(full));
   });
 
@@ -257,6 +326,7 @@ describe('incremental runs', () => {
       normalized: 5,
       derived: 5,
       reused: 0,
+      repriced: 0,
       reused_unnormalized: 0,
     });
   });

@@ -3,7 +3,14 @@
  * claim keys and question_ids, ladder distribution, primary market, and the editorial overrides,
  * each field with its provenance. Pure: `now` is passed in, nothing is read.
  */
-import type { Event, FieldProvenance, FieldProvenanceEntry, Market, VenueFacts } from '../../domain/index.ts';
+import type {
+  BundleType,
+  Event,
+  FieldProvenance,
+  FieldProvenanceEntry,
+  Market,
+  VenueFacts,
+} from '../../domain/index.ts';
 import { questionIdFor } from '../../domain/index.ts';
 import {
   type BundleChild,
@@ -12,10 +19,11 @@ import {
   resolutionReferenceOf,
   underlyingReferenceOf,
 } from './bundle.ts';
-import { claimKeyOf } from './claim-key.ts';
-import type { Overrides } from './overrides.ts';
+import { type ClaimKeyResult, claimKeyOf } from './claim-key.ts';
+import type { EventOverride, Overrides } from './overrides.ts';
 import { type MarkSummary, primaryMarketOf } from './primary.ts';
 import { REGISTRY } from './registry.ts';
+import { claimKeyOfRecord } from './relation.ts';
 import { foldText } from './text.ts';
 
 export interface CanonEventInput {
@@ -63,6 +71,107 @@ export function entityTagsOf(text: string): string[] {
   return [...tags];
 }
 
+/** What the fields of an event that read its markets' quotes are computed from. */
+interface QuoteInputs {
+  /** The event given to canon (its lock on the primary market). */
+  event: Event;
+  /** The event's markets after canon, in event order. */
+  markets: readonly Market[];
+  children: readonly BundleChild[];
+  bundle: BundleType;
+  eventOverride: EventOverride | undefined;
+  marks: ReadonlyMap<string, MarkSummary>;
+}
+
+/**
+ * The only canon fields that read the quotes, with their provenance, are set by these two: the ladder
+ * distribution (`applyLadder`) and the primary market (`applyPrimary`: an override lock wins, then a lock
+ * already stored, then the documented rule). Shared by `canonEvent` and `repriceEvent`, so both set them alike.
+ */
+function applyLadder(next: Event, efp: FieldProvenance, q: QuoteInputs): void {
+  // Only this event's markets: the marks map holds every market of the run.
+  const prices = new Map(
+    q.children.map((c) => [c.market.market_id, q.marks.get(c.market.market_id)?.last_price ?? null] as const),
+  );
+  const ladder = ladderDistributionOf(q.children, q.bundle, prices);
+  next.ladder_distribution = ladder.distribution;
+  next.ladder_distribution_reason = ladder.reason;
+  efp.ladder_distribution = derived('canon.ladder_distribution', ladder.reason ?? undefined);
+  efp.ladder_distribution_reason = derived('canon.ladder_distribution');
+}
+
+function applyPrimary(next: Event, efp: FieldProvenance, q: QuoteInputs): void {
+  const { event, markets, eventOverride } = q;
+  const byNative = new Map(markets.map((m) => [m.platform_market_id, m.market_id] as const));
+  const overridePrimary = eventOverride?.primary_market ? byNative.get(eventOverride.primary_market) : undefined;
+  const ids = new Set(markets.map((m) => m.market_id));
+  if (eventOverride && overridePrimary) {
+    next.primary_market_id = overridePrimary;
+    next.primary_market_locked = eventOverride.lock === true;
+    efp.primary_market_id = editorial(`override:${eventOverride.id}`, eventOverride.why);
+    efp.primary_market_locked = editorial(`override:${eventOverride.id}`, eventOverride.why);
+  } else if (event.primary_market_locked && event.primary_market_id && ids.has(event.primary_market_id)) {
+    efp.primary_market_id = efp.primary_market_id ?? editorial('canon.primary_market.locked', 'locked before this run');
+  } else {
+    next.primary_market_id = primaryMarketOf(markets, q.marks);
+    next.primary_market_locked = false;
+    efp.primary_market_id = derived(
+      'canon.primary_market',
+      'highest 24h volume among open markets; ties by liquidity, then market_id',
+    );
+    efp.primary_market_locked = derived('canon.primary_market');
+  }
+}
+
+export interface RepriceInput {
+  /** The event canon was given when `derived` was made (its lock on the primary market). */
+  event: Event;
+  /** What `canonEvent` gave for that input: the event and its markets, in event order. */
+  derived: { event: Event; markets: readonly Market[] };
+  /** Each market's venue facts, parallel to `derived.markets`. */
+  facts: readonly VenueFacts[];
+  /** The quotes to price it at. */
+  marks: ReadonlyMap<string, MarkSummary>;
+  overrides: Overrides;
+}
+
+/**
+ * `canonEvent`'s output for the same event and markets at other quotes, from its output at earlier ones
+ * (issue 18: an hourly refresh where only prices moved). Quotes reach only the event's ladder distribution
+ * and primary market (`applyLadder`, `applyPrimary`); the markets and every other event field are what canon gave before. The
+ * claims and bundle type are read back from the records (`claim_key`, `bundle_type`). Null when the records do
+ * not carry them readably, or do not match the facts: the caller derives the event instead.
+ * @example repriceEvent({ event, derived: canonEvent(input), facts, marks: movedMarks, overrides }).event.primary_market_id
+ */
+export function repriceEvent(input: RepriceInput): { event: Event; markets: Market[] } | null {
+  const { derived: before, facts } = input;
+  const bundle = before.event.bundle_type;
+  if (bundle === null || facts.length !== before.markets.length) return null;
+  const children: BundleChild[] = [];
+  for (let i = 0; i < before.markets.length; i++) {
+    const market = before.markets[i] as Market;
+    const key = claimKeyOfRecord(market.claim_key);
+    const normalized = market.claim_key?.normalized;
+    if (market.claim_key !== null && (key === null || typeof normalized !== 'string')) return null;
+    const claim: ClaimKeyResult =
+      key === null
+        ? { status: 'unkeyed', reason: market.question_id_reason ?? '' }
+        : { status: 'keyed', key, normalized: String(normalized) };
+    children.push({ market, facts: facts[i] as VenueFacts, claim });
+  }
+  const venue = input.event.venue ?? before.markets[0]?.platform ?? 'venue_a';
+  const eventOverride = input.event.platform_event_id
+    ? input.overrides.events.get(`${venue}:${input.event.platform_event_id}`)
+    : undefined;
+  const next: Event = { ...before.event };
+  const efp: FieldProvenance = { ...before.event.field_provenance };
+  const quotes = { event: input.event, markets: before.markets, children, bundle, eventOverride, marks: input.marks };
+  applyLadder(next, efp, quotes);
+  applyPrimary(next, efp, quotes);
+  next.field_provenance = efp;
+  return { event: next, markets: [...before.markets] };
+}
+
 /**
  * Fills the canon fields of one event and its markets (see the module comment). The primary market
  * follows the rule in `primaryMarketOf` unless an override locks it or the stored event is already
@@ -79,11 +188,6 @@ export function canonEvent(input: CanonEventInput): { event: Event; markets: Mar
   }));
   const bundle = bundleTypeOf(children);
   const reference = resolutionReferenceOf(children, bundle);
-  // Only this event's markets: the marks map holds every market of the run.
-  const prices = new Map(
-    children.map((c) => [c.market.market_id, input.marks.get(c.market.market_id)?.last_price ?? null] as const),
-  );
-  const ladder = ladderDistributionOf(children, bundle, prices);
   const eventOverride = event.platform_event_id
     ? overrides.events.get(`${venue}:${event.platform_event_id}`)
     : undefined;
@@ -141,37 +245,15 @@ export function canonEvent(input: CanonEventInput): { event: Event; markets: Mar
     bundle_type: bundle,
     resolution_reference: reference,
     event_type: markets.every((m) => m.contract_type === 'binary') ? 'BINARY' : 'MIXED',
-    ladder_distribution: ladder.distribution,
-    ladder_distribution_reason: ladder.reason,
   };
   efp.question = derived('canon.question');
   efp.bundle_type = derived('canon.bundle_type');
   efp.resolution_reference = derived('canon.resolution_reference');
   efp.event_type = derived('canon.event_type');
-  efp.ladder_distribution = derived('canon.ladder_distribution', ladder.reason ?? undefined);
-  efp.ladder_distribution_reason = derived('canon.ladder_distribution');
+  const quotes = { event, markets, children, bundle, eventOverride, marks: input.marks };
+  applyLadder(next, efp, quotes);
   efp.tags = derived('canon.entity_tags');
-
-  // Primary market: an override lock wins, then a lock already stored, then the documented rule.
-  const byNative = new Map(markets.map((m) => [m.platform_market_id, m.market_id] as const));
-  const overridePrimary = eventOverride?.primary_market ? byNative.get(eventOverride.primary_market) : undefined;
-  const ids = new Set(markets.map((m) => m.market_id));
-  if (eventOverride && overridePrimary) {
-    next.primary_market_id = overridePrimary;
-    next.primary_market_locked = eventOverride.lock === true;
-    efp.primary_market_id = editorial(`override:${eventOverride.id}`, eventOverride.why);
-    efp.primary_market_locked = editorial(`override:${eventOverride.id}`, eventOverride.why);
-  } else if (event.primary_market_locked && event.primary_market_id && ids.has(event.primary_market_id)) {
-    efp.primary_market_id = efp.primary_market_id ?? editorial('canon.primary_market.locked', 'locked before this run');
-  } else {
-    next.primary_market_id = primaryMarketOf(markets, input.marks);
-    next.primary_market_locked = false;
-    efp.primary_market_id = derived(
-      'canon.primary_market',
-      'highest 24h volume among open markets; ties by liquidity, then market_id',
-    );
-    efp.primary_market_locked = derived('canon.primary_market');
-  }
+  applyPrimary(next, efp, quotes);
   if (eventOverride) {
     if (eventOverride.editorial_notes) {
       next.editorial_notes = eventOverride.editorial_notes;

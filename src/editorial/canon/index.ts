@@ -6,8 +6,8 @@
  */
 export type { BundleChild } from './bundle.ts';
 export { bundleTypeOf, ladderDistributionOf, resolutionReferenceOf, underlyingReferenceOf } from './bundle.ts';
-export type { CanonEventInput } from './canon-event.ts';
-export { canonEvent, entityTagsOf, normalizeQuestion } from './canon-event.ts';
+export type { CanonEventInput, RepriceInput } from './canon-event.ts';
+export { canonEvent, entityTagsOf, normalizeQuestion, repriceEvent } from './canon-event.ts';
 export type { ClaimKey, ClaimKeyResult, ThresholdOp } from './claim-key.ts';
 export { claimKeyOf, normalizeClaimKey, questionIdOf } from './claim-key.ts';
 export type { Horizon } from './horizon.ts';
