@@ -29,6 +29,14 @@ const DICTIONARY_1 = Buffer.from(dictionaryJson.parts.join('\n'), 'utf8');
 export const MIN_DEFLATE_CHARS = 512;
 
 /**
+ * zlib's level for codec 1. Measured on the 39,200 market bodies of the full simulated universe (202 MB of JSON):
+ * level 6 (zlib's default) 4.0 s and 27.3 MB, level 3 2.6 s and 29.2 MB (about 40 µs of each call is the preset
+ * dictionary's set-up, whatever the level). A first start writes every body and venue quote once, so 3 it is. Any
+ * level inflates with the same codec: rows written at another level read back unchanged.
+ */
+const DEFLATE_LEVEL = 3;
+
+/**
  * The stored bytes of a JSON text: plain below MIN_DEFLATE_CHARS (or when deflate does not shrink it), else
  * deflated against the dictionary.
  * @example unpackText(packText('{"t":1,"p":0.5}')) // '{"t":1,"p":0.5}'
@@ -36,7 +44,7 @@ export const MIN_DEFLATE_CHARS = 512;
 export function packText(text: string): Buffer {
   const plain = Buffer.from(text, 'utf8');
   if (text.length >= MIN_DEFLATE_CHARS) {
-    const deflated = deflateRawSync(plain, { dictionary: DICTIONARY_1 });
+    const deflated = deflateRawSync(plain, { dictionary: DICTIONARY_1, level: DEFLATE_LEVEL });
     if (deflated.length < plain.length) return Buffer.concat([Buffer.of(DEFLATE_DICT_1), deflated]);
   }
   return Buffer.concat([Buffer.of(PLAIN), plain]);

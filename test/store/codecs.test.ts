@@ -2,10 +2,12 @@
 // general and the fast path) equals what its JSON record gave back before (every number bit for bit, key order
 // kept); a number is stored scaled only when that is exact; packed texts unpack to themselves; a record split into
 // body and shared parts joins back to itself.
+import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NewMark } from '../../src/domain/index.ts';
 import { contentHash, MIN_DEFLATE_CHARS, packText, unpackText } from '../../src/store/content-codec.ts';
+import dictionaryJson from '../../src/store/content-dictionary.json' with { type: 'json' };
 import { freezeJson } from '../../src/store/content-store.ts';
 import {
   decodeScaled,
@@ -188,6 +190,15 @@ describe('content codec', () => {
     expect(contentHash(market)).toBe(contentHash(`${market}`));
     expect(Number.isSafeInteger(contentHash(market))).toBe(true);
     expect(contentHash(market)).not.toBe(contentHash(short));
+  });
+
+  it('reads rows deflated at any zlib level (stores written before the level changed)', () => {
+    const market = JSON.stringify(makeMarket(1));
+    const dictionary = Buffer.from(dictionaryJson.parts.join('\n'), 'utf8');
+    for (const level of [1, 6, 9]) {
+      const row = Buffer.concat([Buffer.of(1), deflateRawSync(Buffer.from(market), { dictionary, level })]);
+      expect(unpackText(row), `level ${level}`).toBe(market);
+    }
   });
 
   it('freezes parsed values all the way down, unchanged, own "__proto__" keys included', () => {
