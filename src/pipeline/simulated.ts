@@ -26,6 +26,8 @@ export interface SimManifest {
   as_of: string;
   snapshots: string[];
   counts?: Record<string, unknown>;
+  /** Present while the universe's price history is not written yet (a first start defers it). */
+  history_deferred?: { scale: number };
 }
 
 export interface SimulatedIngestOptions {
@@ -94,18 +96,44 @@ export function snapshotClock(manifest: Pick<SimManifest, 'as_of'>, date: string
   return new Date(`${date}${timeOfDay}`).toISOString();
 }
 
-type GenerateUniverse = (opts: {
-  outDir: string;
-  seed: number;
-  days: number;
-  asOf: string;
-}) => Promise<unknown> | unknown;
+interface Generator {
+  generateUniverse(opts: {
+    outDir: string;
+    seed: number;
+    days: number;
+    asOf: string;
+    history: boolean;
+  }): Promise<unknown> | unknown;
+  generateHistory(outDir: string): unknown;
+}
 
+// Loaded on demand: the generator is large and only this source needs it.
+const generator = async () => (await import('../venues/simulate/index.ts')) as Generator;
+
+/**
+ * Generates the universe; without its price history when the run defers the history (a first start: the
+ * history is written before the run that first fetches it, `ensureHistory`).
+ */
 async function generate(options: SimulatedIngestOptions): Promise<void> {
-  // Loaded on demand: the generator is large and only this source needs it.
-  const mod = (await import('../venues/simulate/index.ts')) as { generateUniverse: GenerateUniverse };
   const asOf = options.asOf ?? (options.now ?? (() => new Date()))().toISOString().slice(0, 10);
-  await mod.generateUniverse({ outDir: options.simDir, seed: options.seed, days: options.days ?? 14, asOf });
+  await (await generator()).generateUniverse({
+    outDir: options.simDir,
+    seed: options.seed,
+    days: options.days ?? 14,
+    asOf,
+    history: options.deferHistory !== true,
+  });
+}
+
+/** Writes the price history a first start deferred, before a run that fetches it; returns the manifest. */
+async function ensureHistory(simDir: string, manifest: SimManifest, logger: PipelineLogger): Promise<SimManifest> {
+  if (manifest.history_deferred === undefined) return manifest;
+  logger.info({ sim_dir: simDir }, 'writing the simulated price history the first start deferred');
+  (await generator()).generateHistory(simDir);
+  const complete = readManifest(simDir);
+  if (complete === null || complete.history_deferred !== undefined)
+    throw new Error(`the generator left the price history of ${simDir} unwritten`);
+  return complete;
 }
 
 /** The replay-server venue options of a simulated run (no rate limit: the server is in-process). */
@@ -149,8 +177,9 @@ export async function refreshSimulated(options: SimulatedRefreshOptions): Promis
   const runs: RunSummary[] = [];
   const first = await ingestSimulated({ ...options, onlyNew: true });
   runs.push(...first.runs);
-  const manifest = first.manifest;
   const simDir = resolve(options.simDir);
+  // A universe a first start generated may still lack its history: the refreshes serve it.
+  const manifest = await ensureHistory(simDir, first.manifest, logger);
   const newest = [...manifest.snapshots].sort().at(-1);
   if (newest === undefined) throw new Error(`${simDir}/manifest.json lists no snapshot`);
   const mod = (await import('../venues/simulate/index.ts')) as { perturbSnapshot: PerturbSnapshot };
@@ -235,6 +264,7 @@ export async function ingestSimulated(options: SimulatedIngestOptions): Promise<
       todo = [last];
     }
   }
+  if (!options.deferHistory && todo.length > 0) manifest = await ensureHistory(simDir, manifest, logger);
   const runs: RunSummary[] = [];
   for (const [index, date] of todo.entries()) {
     const at = snapshotClock(manifest, date);

@@ -1,10 +1,11 @@
 // A simulated ingest runs the real pipeline once per snapshot day, oldest first, at that day's clock, so day-over-day marks and log entries are real outputs.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestSimulated, readManifest, snapshotClock } from '../../src/pipeline/simulated.ts';
 import type { Store } from '../../src/store/index.ts';
+import { generateUniverse } from '../../src/venues/simulate/index.ts';
 import { DAY1, DAY2, memoryLogger, tempStore } from './harness.ts';
 
 let store: Store;
@@ -75,6 +76,28 @@ describe('ingestSimulated', () => {
     const result = await ingest;
     expect(published).toEqual([1, 2]);
     expect(result.runs.map((r) => r.generation)).toEqual([1, 2]);
+  });
+
+  it('a deferred first start generates no history; the catch-up writes it, then fetches it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pmref-simdir-deferred-'));
+    try {
+      await generateUniverse({ outDir: dir, seed: 5, days: 3, asOf: '2026-03-02', scale: 0.02, history: false });
+      const first = await ingestSimulated({ store, simDir: dir, seed: 5, logger: memoryLogger(), deferHistory: true });
+      expect(first.runs.map((r) => r.status)).toEqual(['ok', 'ok']);
+      expect(first.runs[1]?.backfill?.pending).toBeGreaterThan(0);
+      expect(readManifest(dir)?.history_deferred).toEqual({ scale: 0.02 });
+      expect(existsSync(join(dir, 'history'))).toBe(false);
+
+      const logger = memoryLogger();
+      const catchUp = await ingestSimulated({ store, simDir: dir, seed: 5, logger, onlyNew: true });
+      expect(logger.lines.map((l) => l.msg)).toContain('writing the simulated price history the first start deferred');
+      expect(readManifest(dir)?.history_deferred).toBeUndefined();
+      expect(catchUp.runs).toHaveLength(1);
+      expect(catchUp.runs[0]?.backfill).toMatchObject({ pending: 0 });
+      expect(catchUp.runs[0]?.backfill?.marks).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says what to fix when the manifest is unreadable', () => {

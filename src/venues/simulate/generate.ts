@@ -2,8 +2,13 @@
  * `generateUniverse`: writes the simulated universe (both venues' raw shapes for two snapshot
  * days, history, spot, truth sidecar and manifest) into a folder the replay server serves.
  * Deterministic: the same seed, days, as-of and scale give byte-identical files.
+ *
+ * The price history (230 MB of JSON on the full universe, about a third of the generation) may be left for
+ * later (`history: false`): the manifest then says so (`history_deferred`), and `generateHistory` writes it
+ * when a run first needs it; the folder ends byte-identical to one generated whole. A first start serves sooner
+ * that way, since its first runs fetch no history (issue 18).
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLE_TYPES, CATEGORIES } from '../../domain/index.ts';
 import { DAY_MS, isoDay, parseDay } from './calendar.ts';
@@ -31,7 +36,19 @@ export interface GenerateOptions {
   asOf?: string;
   /** Fraction of the full universe (tests use about 0.05); default 1. */
   scale?: number;
+  /** False: write no price history yet (the manifest says `history_deferred`; see `generateHistory`). Default true. */
+  history?: boolean;
   onProgress?: (p: GenerateProgress) => void;
+}
+
+/** The simulated universe in memory: its clock, plan and runtime (the same for the same inputs). */
+function universeOf(seed: number, asOfMs: number, days: number, scale: number) {
+  const clock = makeClock(asOfMs, days);
+  const plan = planUniverse(seed, asOfMs, scale);
+  const rt = buildRuntime(plan, seed, clock);
+  const eventsA = rt.events.filter((e) => e.draft.venue === 'venue_a');
+  const eventsB = rt.events.filter((e) => e.draft.venue === 'venue_b');
+  return { clock, plan, rt, eventsA, eventsB };
 }
 
 const EVENTS_PER_FILE = 1000;
@@ -58,20 +75,17 @@ export async function generateUniverse(options: GenerateOptions): Promise<Manife
   }
 
   progress({ stage: 'plan', done: 0, total: 1 });
-  const clock = makeClock(asOfMs, days);
-  const plan = planUniverse(options.seed, asOfMs, scale);
-  progress({ stage: 'simulate', done: 0, total: 1 });
-  const rt = buildRuntime(plan, options.seed, clock);
-  const eventsA = rt.events.filter((e) => e.draft.venue === 'venue_a');
-  const eventsB = rt.events.filter((e) => e.draft.venue === 'venue_b');
+  const { clock, plan, rt, eventsA, eventsB } = universeOf(options.seed, asOfMs, days, scale);
 
   const snapshots: [string, string] = [isoDay(asOfMs - DAY_MS), asOf];
   for (const [i, date] of snapshots.entries()) {
     progress({ stage: 'snapshot', done: i, total: snapshots.length });
     writeSnapshot(join(out, 'snapshots', date), parseDay(date), clock, eventsA, eventsB, rt.spots);
   }
-  progress({ stage: 'history', done: 0, total: 2 });
-  writeHistory(out, clock, eventsA, eventsB);
+  if (options.history !== false) {
+    progress({ stage: 'history', done: 0, total: 2 });
+    writeHistory(out, clock, eventsA, eventsB);
+  }
 
   progress({ stage: 'truth', done: 0, total: 1 });
   const truth: TruthPair[] = plan.pairs.map((p) => {
@@ -116,9 +130,39 @@ export async function generateUniverse(options: GenerateOptions): Promise<Manife
       traps: truth.filter((t) => t.label === 'different').length,
     },
   };
+  if (options.history === false) manifest.history_deferred = { scale };
   writeJsonFile(join(out, 'manifest.json'), manifest);
   progress({ stage: 'done', done: 1, total: 1 });
   return manifest;
+}
+
+/**
+ * Writes the price history a universe was generated without (`history: false`), from its manifest's seed, days,
+ * as-of and scale, then clears `history_deferred` from the manifest. The history is written beside and renamed
+ * into place, and the manifest replaced after it, so a folder interrupted half-way still says its history is
+ * deferred. Returns the manifest; a universe whose history is already there is left alone.
+ * @example generateHistory('/var/lib/pmref/sim') // writes sim/history, manifest without history_deferred
+ */
+export function generateHistory(outDir: string): Manifest {
+  const path = join(outDir, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  const deferred = manifest.history_deferred;
+  if (deferred === undefined) return manifest;
+  const { clock, eventsA, eventsB } = universeOf(
+    manifest.seed,
+    parseDay(manifest.as_of),
+    manifest.days,
+    deferred.scale,
+  );
+  const partial = join(outDir, `history-partial-${process.pid}`);
+  rmSync(partial, { recursive: true, force: true });
+  writeHistory(partial, clock, eventsA, eventsB, '');
+  rmSync(join(outDir, 'history'), { recursive: true, force: true });
+  renameSync(partial, join(outDir, 'history'));
+  const { history_deferred: _done, ...complete } = manifest;
+  writeJsonFile(`${path}.partial`, complete);
+  renameSync(`${path}.partial`, path);
+  return complete;
 }
 
 function writeSnapshot(
@@ -162,8 +206,9 @@ function writeChunks(dir: string, events: EventRt[], render: (e: EventRt) => unk
   }
 }
 
-function writeHistory(out: string, clock: Clock, eventsA: EventRt[], eventsB: EventRt[]): void {
-  const candles = new JsonStreamWriter(join(out, 'history', 'venue_a', 'candlesticks.json'), 'object');
+/** Writes both venues' price history into `out/<folder>` (`history` by default). */
+function writeHistory(out: string, clock: Clock, eventsA: EventRt[], eventsB: EventRt[], folder = 'history'): void {
+  const candles = new JsonStreamWriter(join(out, folder, 'venue_a', 'candlesticks.json'), 'object');
   for (const e of eventsA) {
     for (const m of e.markets) {
       const c = candlesA(m, clock);
@@ -171,7 +216,7 @@ function writeHistory(out: string, clock: Clock, eventsA: EventRt[], eventsB: Ev
     }
   }
   candles.close();
-  const prices = new JsonStreamWriter(join(out, 'history', 'venue_b', 'prices-history.json'), 'object');
+  const prices = new JsonStreamWriter(join(out, folder, 'venue_b', 'prices-history.json'), 'object');
   for (const e of eventsB) {
     for (const m of e.markets) {
       const h = pricesHistoryJsonB(m, clock);

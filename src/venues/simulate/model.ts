@@ -170,4 +170,6 @@ export interface Manifest {
     /** truth.json pairs labelled "different" (near-miss traps). */
     traps: number;
   };
+  /** Present while the price history is not written yet (generate.ts `generateHistory` writes it). */
+  history_deferred?: { scale: number };
 }
