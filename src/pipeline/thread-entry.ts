@@ -42,6 +42,9 @@ const worker = startWorker({
   config,
   logger,
   deferFirstHistory: data.deferFirstHistory,
+  // A replacement starts no run of its own: on a first start the server asks for the history catch-up only once
+  // it has swapped in the last generation (start.ts); starting it at once would build both at the same time.
+  runIfStale: !data.replacement,
   onProgress: (event) => post({ type: 'progress', event }),
   onPublished: (generation) =>
     new Promise<void>((resolve) => {

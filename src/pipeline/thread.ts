@@ -20,6 +20,11 @@ export interface ThreadData {
   deferFirstHistory: boolean;
   /** What the thread this one replaces handed over (incremental.ts): the next run may skip unchanged events. */
   memo: IncrementalState | null;
+  /**
+   * True for a thread that replaces an idle one (REPLACE_AFTER_MS): it starts no run of its own, stale store or
+   * not; the schedule, and the server's runNow(), go on as they would have with the thread it replaces.
+   */
+  replacement: boolean;
 }
 
 export type ToThread =
@@ -127,7 +132,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
       });
       old.once('exit', () => {
         if (!stopping) {
-          thread = spawn(memo);
+          thread = spawn(memo, true);
           logger.info(
             { memo_events: memo?.editorial.size ?? 0 },
             'the idle pipeline thread was replaced by a fresh one (its heap given back; its incremental memo handed over)',
@@ -151,12 +156,13 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     replaceTimer.unref();
   };
 
-  const spawn = (memo: IncrementalState | null = null): Thread => {
+  const spawn = (memo: IncrementalState | null = null, replacement = false): Thread => {
     const data: ThreadData = {
       entry: (options.entry ?? new URL('./thread-entry.ts', import.meta.url)).href,
       config: options.config,
       deferFirstHistory: options.deferFirstHistory ?? false,
       memo,
+      replacement,
     };
     const heapMb = options.config.PMREF_PIPELINE_HEAP_MB;
     const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), {

@@ -42,6 +42,11 @@ export interface WorkerOptions {
    */
   deferFirstHistory?: boolean;
   /**
+   * False: the start-up judges (and logs) how stale the store is but runs nothing; the schedule and runNow() go
+   * on. For a pipeline thread that replaces one that has just run (thread.ts). Default true.
+   */
+  runIfStale?: boolean;
+  /**
    * Who leads. Default: on PostgreSQL an advisory lock on a dedicated connection; on SQLite (one
    * process by design) this worker always leads.
    */
@@ -224,8 +229,12 @@ export function startWorker(options: WorkerOptions): Worker {
     // Before judging staleness: a run aborted now makes the store stale (its refresh never landed).
     if (await lead()) await abortDead();
     const { stale, why } = await isStale(store, config.PMREF_REFRESH_MINUTES, clock());
-    logger.info({ stale, next_refresh: job.nextRun()?.toISOString() ?? null }, `worker start: ${why}`);
-    return stale ? runNow() : null;
+    const runs = stale && options.runIfStale !== false;
+    logger.info(
+      { stale, next_refresh: job.nextRun()?.toISOString() ?? null },
+      `worker start: ${why}${stale && !runs ? ' (a replaced thread: no run until the schedule or a caller asks)' : ''}`,
+    );
+    return runs ? runNow() : null;
   })();
 
   return {

@@ -48,6 +48,29 @@ describe('startWorker', () => {
     expect(stale).toEqual({ stale: true, why: expect.stringContaining('(refresh every 60 min)') });
   });
 
+  it('with runIfStale false (a replacement thread), judges a stale store but runs only when asked', async () => {
+    const logger = memoryLogger();
+    const worker = startWorker({
+      store,
+      config,
+      logger,
+      schedule: NEVER,
+      clock: at('2026-03-01T12:00:00Z'),
+      runIfStale: false,
+    });
+    try {
+      expect(await worker.initial).toBeNull();
+      expect(await store.lastRun()).toBeNull();
+      expect(logger.lines.find((l) => l.msg?.startsWith('worker start:'))).toMatchObject({
+        o: { stale: true },
+        msg: expect.stringContaining('a replaced thread: no run until the schedule or a caller asks'),
+      });
+      expect((await worker.runNow())?.runs[0]?.status).toBe('ok');
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('joins a run in progress instead of starting a second one', async () => {
     const worker = startWorker({
       store,
