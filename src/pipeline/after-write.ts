@@ -12,7 +12,7 @@
  * event's catalyst dates are rewritten only when they change, and bulletins are de-duplicated on slug by
  * the store — so running the same input twice leaves events and markets as they were.
  */
-import type { Catalyst, Event, Market, MarkFacts, SignalBulletin, SpotRow } from '../domain/index.ts';
+import type { Catalyst, Event, Market, MarkFigures, SignalBulletin, SpotRow } from '../domain/index.ts';
 import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
 import { screensFor } from './screens.ts';
@@ -38,9 +38,9 @@ export interface AfterWriteContext {
   /**
    * Marks with snapshot_date ≥ `since` as they will be after this run publishes: the published ones, this
    * run's staged history (never over a published mark) and today's marks (over them), ordered by snapshot_date
-   * then market_id. Marks not yet published carry mark_id 0.
+   * then market_id. Their figures are all the signals read (domain `MarkFigures`).
    */
-  marksSince(since: string): Promise<MarkFacts[]>;
+  marksSince(since: string): Promise<MarkFigures[]>;
   /** The newest published spot row per coin. */
   latestSpot(): Promise<SpotRow[]>;
   /** Where the stage reports the CPU of its parts (`after_write.screens`, `after_write.signals`…). */

@@ -28,13 +28,13 @@ import type {
   Event,
   Mark,
   Market,
-  MarkFacts,
+  MarkFigures,
   NewMark,
   NewResolutionLogEntry,
   SignalBulletin,
   Venue,
 } from '../domain/index.ts';
-import { isPastClose, VENUES } from '../domain/index.ts';
+import { isPastClose, MARK_FIGURE_FIELDS, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues, repriceEvent } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
 import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
@@ -244,7 +244,7 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
 
 const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
 
-const byDateThenMarket = (a: MarkFacts, b: MarkFacts) => {
+const byDateThenMarket = (a: MarkFigures, b: MarkFigures) => {
   const x = markKey(a);
   const y = markKey(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -266,7 +266,8 @@ function datesBetween(from: string, to: string): string[] {
  * precedence: upsert today's, insert staged only where nothing is stored). Published marks of today are the
  * latest marks dated today, already read at the start of the run (`latest`; no mark is dated after today
  * unless a run ran at a later clock, when they are read again): only the earlier dates are read here.
- * Without raw venue payloads (the signals read none): the store neither reads nor inflates them.
+ * Their figures only (domain `MarkFigures`, all the signals read): the store builds neither their times nor
+ * their provenance, and reads no payload.
  */
 async function marksAfterPublish(
   store: Store,
@@ -274,34 +275,32 @@ async function marksAfterPublish(
   today: readonly NewMark[],
   since: string,
   latest: ReadonlyMap<string, Mark>,
-) {
+): Promise<MarkFigures[]> {
   const todayDate = today[0]?.snapshot_date;
-  const readPublished = async (): Promise<MarkFacts[]> => {
+  const readPublished = async (): Promise<MarkFigures[]> => {
     const latestList = [...latest.values()];
     if (todayDate === undefined || since > todayDate || latestList.some((m) => m.snapshot_date > todayDate))
-      return store.listMarks({ since, withoutRaw: true });
+      return store.listMarks({ since, figuresOnly: true });
     const dates = datesBetween(since, todayDate);
-    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, withoutRaw: true }) : [];
-    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(factsOf)];
+    const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, figuresOnly: true }) : [];
+    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(figuresOf)];
   };
   const [published, staged] = await Promise.all([
     readPublished(),
-    store.listStagedMarks(runId, { since, withoutRaw: true }),
+    store.listStagedMarks(runId, { since, figuresOnly: true }),
   ]);
-  const byKey = new Map<string, MarkFacts>();
+  const byKey = new Map<string, MarkFigures>();
   for (const m of published) byKey.set(markKey(m), m);
-  for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), { mark_id: 0, ...m });
-  for (const m of today) {
-    if (m.snapshot_date < since) continue;
-    byKey.set(markKey(m), factsOf({ mark_id: byKey.get(markKey(m))?.mark_id ?? 0, ...m }));
-  }
+  for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), m);
+  for (const m of today) if (m.snapshot_date >= since) byKey.set(markKey(m), figuresOf(m));
   return [...byKey.values()].sort(byDateThenMarket);
 }
 
-/** A mark without its raw venue payload. */
-function factsOf(mark: Mark): MarkFacts {
-  const { raw_payload: _raw, ...facts } = mark;
-  return facts;
+/** A mark's figures (domain `MarkFigures`). */
+function figuresOf(mark: NewMark): MarkFigures {
+  const out: Record<string, unknown> = {};
+  for (const field of MARK_FIGURE_FIELDS) out[field] = mark[field];
+  return out as MarkFigures;
 }
 
 /**

@@ -2,13 +2,13 @@
  * Indexes over the stored records that every detector reads: markets and events by id, each market's
  * daily marks in date order, and the two latest snapshot dates. Built once per run; pure.
  */
-import type { Catalyst, Event, Market, MarkFacts, SpotRow } from '../domain/index.ts';
+import type { Catalyst, Event, Market, MarkFigures, SpotRow } from '../domain/index.ts';
 
 /** What the detectors read: stored records plus the run's clock. */
 export interface SignalInput {
   events: readonly Event[];
   markets: readonly Market[];
-  marks: readonly MarkFacts[];
+  marks: readonly MarkFigures[];
   spot: readonly SpotRow[];
   catalysts: readonly Catalyst[];
   /** ISO time of the run; becomes every bulletin's published_at. */
@@ -21,7 +21,7 @@ export interface SignalContext extends SignalInput {
   eventById: ReadonlyMap<string, Event>;
   marketById: ReadonlyMap<string, Market>;
   /** Each market's marks, snapshot_date ascending, one per date. */
-  marksByMarket: ReadonlyMap<string, readonly MarkFacts[]>;
+  marksByMarket: ReadonlyMap<string, readonly MarkFigures[]>;
   /** Newest snapshot date at or before today, and the one before it (null when fewer exist). */
   latestDate: string | null;
   priorDate: string | null;
@@ -45,7 +45,7 @@ export function daysBetween(from: string, to: string): number {
 }
 
 /** The price a mark quotes: the implied probability, else the last trade. */
-export function markPrice(mark: MarkFacts | undefined): number | null {
+export function markPrice(mark: MarkFigures | undefined): number | null {
   if (!mark) return null;
   return mark.implied_probability ?? mark.yes_last_price;
 }
@@ -55,7 +55,7 @@ export function buildContext(input: SignalInput): SignalContext {
   const today = utcDate(input.now);
   const eventById = new Map(input.events.map((e) => [e.event_id, e]));
   const marketById = new Map(input.markets.map((m) => [m.market_id, m]));
-  const grouped = new Map<string, Map<string, MarkFacts>>();
+  const grouped = new Map<string, Map<string, MarkFigures>>();
   const dates = new Set<string>();
   for (const mark of input.marks) {
     if (mark.snapshot_date > today) continue;
@@ -67,7 +67,7 @@ export function buildContext(input: SignalInput): SignalContext {
     }
     byDate.set(mark.snapshot_date, mark);
   }
-  const marksByMarket = new Map<string, MarkFacts[]>();
+  const marksByMarket = new Map<string, MarkFigures[]>();
   for (const [marketId, byDate] of grouped) {
     marksByMarket.set(
       marketId,
@@ -87,7 +87,7 @@ export function buildContext(input: SignalInput): SignalContext {
 }
 
 /** The mark of `marketId` on `date`, if any. */
-export function markOn(ctx: SignalContext, marketId: string, date: string | null): MarkFacts | undefined {
+export function markOn(ctx: SignalContext, marketId: string, date: string | null): MarkFigures | undefined {
   if (!date) return undefined;
   return ctx.marksByMarket.get(marketId)?.find((m) => m.snapshot_date === date);
 }

@@ -23,7 +23,7 @@
  * Pure: no I/O. The column list is the shape migration 0006 creates for `marks` and `staged_marks`; changing it
  * needs a new migration (with a frozen copy of this list in 0006 first).
  */
-import type { NewMark } from '../domain/index.ts';
+import { MARK_FIGURE_FIELDS, type MarkFigures, type NewMark } from '../domain/index.ts';
 
 export type MarkColumnType = 'text' | 'bigint' | 'double precision' | 'smallint' | 'integer';
 
@@ -359,6 +359,33 @@ function isoOf(ms: number): string {
 function scaledAt(values: readonly unknown[], at: number, scale: number): number | null {
   const stored = values[at];
   return stored === null || stored === undefined ? null : decodeScaled(Number(stored), scale);
+}
+
+/**
+ * A mark's figures (domain `MarkFigures`) from a row read as an array (columns as in `joinMarkValues`), built
+ * without the times, provenance and payload the whole mark would carry. A row with overflow takes the general path.
+ */
+export function joinMarkFigures(values: readonly unknown[], offset: number): MarkFigures {
+  const v = values;
+  const o = offset;
+  if (v[o + AT.overflow] !== null) {
+    const mark = joinMark(markRowOf(v, o), null, undefined, undefined);
+    return Object.fromEntries(MARK_FIGURE_FIELDS.map((f) => [f, mark[f]])) as MarkFigures;
+  }
+  const method = v[o + AT.mark_method];
+  const stale = v[o + AT.stale_flag];
+  return {
+    market_id: v[o + AT.market_id] as string,
+    snapshot_date: v[o + AT.snapshot_date] as string,
+    yes_last_price: scaledAt(v, o + AT.yes_last_price, PROB),
+    implied_probability: scaledAt(v, o + AT.implied_probability, PROB),
+    volume_24h_usd: scaledAt(v, o + AT.volume_24h_usd, USD),
+    yes_ask_size_usd: scaledAt(v, o + AT.yes_ask_size_usd, USD),
+    no_ask_size_usd: scaledAt(v, o + AT.no_ask_size_usd, USD),
+    // As joinMarkValues reads them (never null for a mark the schema accepts).
+    mark_method: (method === null ? null : (MARK_METHOD_CODES[Number(method)] ?? null)) as MarkFigures['mark_method'],
+    stale_flag: (stale === null ? null : Number(stale) === 1) as boolean,
+  };
 }
 
 /**

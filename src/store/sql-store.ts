@@ -13,6 +13,7 @@ import type {
   Mark,
   Market,
   MarkFacts,
+  MarkFigures,
   NewChange,
   NewMark,
   NewResolutionLogEntry,
@@ -24,7 +25,7 @@ import type {
 import { unpackText } from './content-codec.ts';
 import { ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
-import { joinMarkValues, MARK_COLUMN_NAMES } from './mark-codec.ts';
+import { joinMarkFigures, joinMarkValues, MARK_COLUMN_NAMES } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { EVENT_LAYOUT, joinRecord, MARKET_LAYOUT, partColumn, type RecordLayout } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
@@ -332,8 +333,13 @@ export class SqlStore implements Store {
    * raw payload came with the row (unless `withoutRaw`: its column was read as null and the key is left out), the
    * provenance is read from content (cached, shared and frozen).
    */
-  private async joinMarks(rows: readonly MarkValues[], withId: boolean, withoutRaw = false): Promise<Mark[]> {
+  private async joinMarks(
+    rows: readonly MarkValues[],
+    withId: boolean,
+    withoutRaw: boolean | 'figures' = false,
+  ): Promise<Mark[]> {
     const offset = withId ? 1 : 0;
+    if (withoutRaw === 'figures') return rows.map((row) => joinMarkFigures(row, offset)) as unknown as Mark[];
     const provenanceAt = offset + MARK_COLUMN_NAMES.indexOf('field_provenance_id');
     const rawAt = offset + MARK_COLUMN_NAMES.length;
     const ids: number[] = [];
@@ -382,14 +388,15 @@ export class SqlStore implements Store {
     return out.sort((a, b) => a.log_id - b.log_id);
   }
 
+  listMarks(query: MarkQuery & { figuresOnly: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
-  async listMarks(query: MarkQuery = {}): Promise<Mark[] | MarkFacts[]> {
+  async listMarks(query: MarkQuery = {}): Promise<Mark[] | MarkFacts[] | MarkFigures[]> {
     return readConsistently(() => this.readMarks(query));
   }
 
   private async readMarks(query: MarkQuery): Promise<Mark[] | MarkFacts[]> {
-    const withRaw = query.withoutRaw !== true;
+    const withRaw = query.withoutRaw !== true && query.figuresOnly !== true;
     let base = this.root
       .selectFrom('marks as m')
       .select(['m.mark_id', ...MARK_SELECT, rawBodyOf(withRaw)])
@@ -412,7 +419,8 @@ export class SqlStore implements Store {
         eb.or([eb('m.snapshot_date', '>', d), eb.and([eb('m.snapshot_date', '=', d), eb('m.market_id', '>', m)])]),
       );
     }
-    const join = async (rows: unknown[][]) => this.joinMarks(rows, true, !withRaw);
+    const join = async (rows: unknown[][]) =>
+      this.joinMarks(rows, true, query.figuresOnly === true ? 'figures' : !withRaw);
     if (query.marketIds === undefined) {
       if (query.limit !== undefined) base = base.limit(query.limit);
       return join(await this.rowArrays(base));
@@ -742,13 +750,14 @@ export class SqlStore implements Store {
     return this.transaction((tx) => tx.publishStagedMarks(runId));
   }
 
+  listStagedMarks(runId: number, query: { since?: string; figuresOnly: true }): Promise<MarkFigures[]>;
   listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
   listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
   async listStagedMarks(
     runId: number,
-    query: { since?: string; withoutRaw?: boolean } = {},
-  ): Promise<NewMark[] | Omit<NewMark, 'raw_payload'>[]> {
-    const withRaw = query.withoutRaw !== true;
+    query: { since?: string; withoutRaw?: boolean; figuresOnly?: boolean } = {},
+  ): Promise<NewMark[] | Omit<NewMark, 'raw_payload'>[] | MarkFigures[]> {
+    const withRaw = query.withoutRaw !== true && query.figuresOnly !== true;
     return readConsistently(async () => {
       let base = this.root
         .selectFrom('staged_marks as m')
@@ -757,7 +766,7 @@ export class SqlStore implements Store {
         .orderBy('m.snapshot_date')
         .orderBy('m.market_id');
       if (query.since !== undefined) base = base.where('m.snapshot_date', '>=', query.since);
-      return this.joinMarks(await this.rowArrays(base), false, !withRaw);
+      return this.joinMarks(await this.rowArrays(base), false, query.figuresOnly === true ? 'figures' : !withRaw);
     });
   }
 

@@ -10,6 +10,7 @@ import type {
   Mark,
   Market,
   MarkFacts,
+  MarkFigures,
   NewChange,
   NewMark,
   NewResolutionLogEntry,
@@ -192,6 +193,11 @@ export interface MarkQuery {
    * and nothing but the marks feed serves it). Histories, charts, exports and the signals' window read this way.
    */
   withoutRaw?: boolean;
+  /**
+   * Read only each mark's figures (domain `MarkFigures`: ids, prices, volume, ask sizes, method, staleness), not
+   * its times, provenance or payload: the signals' nine-day window reads this way.
+   */
+  figuresOnly?: boolean;
 }
 
 export interface Store extends StoreTx {
@@ -225,6 +231,7 @@ export interface Store extends StoreTx {
   /** Ordered by log_id (append order). */
   listLog(filter?: { marketIds?: readonly string[] }): Promise<ResolutionLogEntry[]>;
   /** Ordered by snapshot_date, then market_id. The query's conditions combine with AND. */
+  listMarks(query: MarkQuery & { figuresOnly: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
@@ -277,7 +284,11 @@ export interface Store extends StoreTx {
    * Returns whether the run was aborted (false also when it was no longer running).
    */
   abortRun(runId: number, summary: PipelineRun['summary'], finishedAt: string): Promise<boolean>;
-  /** Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since` and `withoutRaw` as in listMarks. */
+  /**
+   * Run `runId`'s staged marks, ordered by snapshot_date then market_id; `since`, `withoutRaw` and `figuresOnly`
+   * as in listMarks.
+   */
+  listStagedMarks(runId: number, query: { since?: string; figuresOnly: true }): Promise<MarkFigures[]>;
   listStagedMarks(runId: number, query: { since?: string; withoutRaw: true }): Promise<Omit<NewMark, 'raw_payload'>[]>;
   listStagedMarks(runId: number, query?: { since?: string; withoutRaw?: boolean }): Promise<NewMark[]>;
   /**

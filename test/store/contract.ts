@@ -6,9 +6,9 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Mark, type Market, MarketSchema, marketIdFor } from '../../src/domain/index.ts';
+import { MARK_FIGURE_FIELDS, type Mark, type Market, MarketSchema, marketIdFor } from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
-import { typedStorageContract } from './contract-typed.ts';
+import { oddMarks, typedStorageContract } from './contract-typed.ts';
 import {
   eventId,
   makeCatalyst,
@@ -249,6 +249,21 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       });
       expect(page).toHaveLength(1);
       expect('raw_payload' in (page[0] as object)).toBe(false);
+    });
+
+    it('marks: figuresOnly reads the figures of each mark, the same as the whole mark has, overflow included', async () => {
+      await store.upsertMarkets(Array.from({ length: 7 }, (_, i) => makeMarket(i)));
+      await store.upsertMarks(oddMarks());
+      const pick = (m: object) =>
+        Object.fromEntries(MARK_FIGURE_FIELDS.map((f) => [f, (m as Record<string, unknown>)[f]]));
+      const everything = await store.listMarks();
+      const figures = await store.listMarks({ figuresOnly: true });
+      expect(figures).toEqual(everything.map(pick));
+      for (const f of figures) expect(Object.keys(f).sort()).toEqual([...MARK_FIGURE_FIELDS].sort());
+      const dates = [...new Set(everything.map((m) => m.snapshot_date))];
+      expect(await store.listMarks({ snapshotDates: dates.slice(0, 1), figuresOnly: true })).toEqual(
+        everything.filter((m) => m.snapshot_date === dates[0]).map(pick),
+      );
     });
 
     it('marks and log entries must belong to a stored market (checked at commit)', async () => {

@@ -4,7 +4,7 @@
  * same key) are compared on the same side: p against 1 − p. The gap must also hold net of both venues' taker
  * fees at the stated size (net-spread.ts): a divergence that vanishes net of fees is not a signal.
  */
-import type { FeeSchedule, Market, MarkFacts, SignalBulletin, Venue } from '../../domain/index.ts';
+import type { FeeSchedule, Market, MarkFigures, SignalBulletin, Venue } from '../../domain/index.ts';
 import { makeBulletin } from '../bulletin.ts';
 import { markOn, markPrice, publishableEvent, type SignalContext } from '../context.ts';
 import { pct, pts, round, shortQuestion } from '../format.ts';
@@ -21,7 +21,7 @@ interface Side {
   price: number;
   markDate: string;
   stale: boolean;
-  mark: MarkFacts;
+  mark: MarkFigures;
 }
 
 /** True when two twins state opposite sides of the same claim. */

@@ -2,7 +2,7 @@
  * Volume spike: a market's 24 h volume on the latest daily snapshot at a multiple of its trailing
  * daily average. Only venue snapshots count (carried-forward marks repeat yesterday's volume).
  */
-import type { Event, Market, MarkFacts, SignalBulletin } from '../../domain/index.ts';
+import type { Event, Market, MarkFigures, SignalBulletin } from '../../domain/index.ts';
 import { makeBulletin } from '../bulletin.ts';
 import { addDays, markOn, markPrice, publishableEvent, type SignalContext } from '../context.ts';
 import { mult, pct, round, usd } from '../format.ts';
@@ -24,7 +24,7 @@ export const VOLUME_SPIKE = {
 interface Spike {
   market: Market;
   event: Event;
-  mark: MarkFacts;
+  mark: MarkFigures;
   volume: number;
   average: number;
   history: number;
