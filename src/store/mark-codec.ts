@@ -361,27 +361,40 @@ function scaledAt(values: readonly unknown[], at: number, scale: number): number
   return stored === null || stored === undefined ? null : decodeScaled(Number(stored), scale);
 }
 
+/** The columns a mark's figures are read from (domain `MarkFigures`), in this order: `joinMarkFigures` reads them. */
+export const MARK_FIGURE_COLUMN_NAMES: readonly (keyof MarkRow)[] = [...MARK_FIGURE_FIELDS, 'overflow'];
+const FIG_AT = Object.fromEntries(MARK_FIGURE_COLUMN_NAMES.map((name, i) => [name, i])) as Record<
+  (typeof MARK_FIGURE_COLUMN_NAMES)[number],
+  number
+>;
+
 /**
- * A mark's figures (domain `MarkFigures`) from a row read as an array (columns as in `joinMarkValues`), built
- * without the times, provenance and payload the whole mark would carry. A row with overflow takes the general path.
+ * A mark's figures (domain `MarkFigures`) from a row read as an array of MARK_FIGURE_COLUMN_NAMES from `offset`:
+ * none of the times, provenance and payload the whole mark would carry is read or built. A row with overflow
+ * takes the general path (its figure columns, the others null: no figure reads another column).
  */
 export function joinMarkFigures(values: readonly unknown[], offset: number): MarkFigures {
   const v = values;
   const o = offset;
-  if (v[o + AT.overflow] !== null) {
-    const mark = joinMark(markRowOf(v, o), null, undefined, undefined);
+  if (v[o + FIG_AT.overflow] !== null) {
+    const row: Record<string, unknown> = {};
+    for (const name of MARK_COLUMN_NAMES) row[name] = null;
+    MARK_FIGURE_COLUMN_NAMES.forEach((name, i) => {
+      row[name] = v[o + i] ?? null;
+    });
+    const mark = joinMark(row as unknown as MarkRow, null, undefined, undefined);
     return Object.fromEntries(MARK_FIGURE_FIELDS.map((f) => [f, mark[f]])) as MarkFigures;
   }
-  const method = v[o + AT.mark_method];
-  const stale = v[o + AT.stale_flag];
+  const method = v[o + FIG_AT.mark_method];
+  const stale = v[o + FIG_AT.stale_flag];
   return {
-    market_id: v[o + AT.market_id] as string,
-    snapshot_date: v[o + AT.snapshot_date] as string,
-    yes_last_price: scaledAt(v, o + AT.yes_last_price, PROB),
-    implied_probability: scaledAt(v, o + AT.implied_probability, PROB),
-    volume_24h_usd: scaledAt(v, o + AT.volume_24h_usd, USD),
-    yes_ask_size_usd: scaledAt(v, o + AT.yes_ask_size_usd, USD),
-    no_ask_size_usd: scaledAt(v, o + AT.no_ask_size_usd, USD),
+    market_id: v[o + FIG_AT.market_id] as string,
+    snapshot_date: v[o + FIG_AT.snapshot_date] as string,
+    yes_last_price: scaledAt(v, o + FIG_AT.yes_last_price, PROB),
+    implied_probability: scaledAt(v, o + FIG_AT.implied_probability, PROB),
+    volume_24h_usd: scaledAt(v, o + FIG_AT.volume_24h_usd, USD),
+    yes_ask_size_usd: scaledAt(v, o + FIG_AT.yes_ask_size_usd, USD),
+    no_ask_size_usd: scaledAt(v, o + FIG_AT.no_ask_size_usd, USD),
     // As joinMarkValues reads them (never null for a mark the schema accepts).
     mark_method: (method === null ? null : (MARK_METHOD_CODES[Number(method)] ?? null)) as MarkFigures['mark_method'],
     stale_flag: (stale === null ? null : Number(stale) === 1) as boolean,

@@ -25,7 +25,7 @@ import type {
 import { unpackText } from './content-codec.ts';
 import { ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
-import { joinMarkFigures, joinMarkValues, MARK_COLUMN_NAMES } from './mark-codec.ts';
+import { joinMarkFigures, joinMarkValues, MARK_COLUMN_NAMES, MARK_FIGURE_COLUMN_NAMES } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
 import { EVENT_LAYOUT, joinRecord, MARKET_LAYOUT, partColumn, type RecordLayout } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
@@ -62,6 +62,8 @@ function parse<T>(text: string): T {
 
 /** The typed mark columns of the `m` alias, for selects over marks or staged marks joined with content. */
 const MARK_SELECT = MARK_COLUMN_NAMES.map((c) => `m.${c}` as const);
+/** A mark's figures read as an array: [mark_id, ...FIGURE_SELECT] (MarkQuery.figuresOnly; joinMarkFigures). */
+const FIGURE_SELECT = MARK_FIGURE_COLUMN_NAMES.map((c) => `m.${c}` as const);
 /** A mark read as an array: [mark_id, ...MARK_SELECT, raw_body], or without mark_id when staged. */
 type MarkValues = readonly unknown[];
 const MARKET_PART_COLUMNS = MARKET_LAYOUT.parts.map(partColumn);
@@ -399,7 +401,11 @@ export class SqlStore implements Store {
     const withRaw = query.withoutRaw !== true && query.figuresOnly !== true;
     let base = this.root
       .selectFrom('marks as m')
-      .select(['m.mark_id', ...MARK_SELECT, rawBodyOf(withRaw)])
+      .select(
+        query.figuresOnly === true
+          ? ['m.mark_id', ...FIGURE_SELECT]
+          : ['m.mark_id', ...MARK_SELECT, rawBodyOf(withRaw)],
+      )
       .orderBy('m.snapshot_date')
       .orderBy('m.market_id');
     // With market ids given, the (market_id, snapshot_date) index is the selective one. SQLite without
@@ -761,7 +767,7 @@ export class SqlStore implements Store {
     return readConsistently(async () => {
       let base = this.root
         .selectFrom('staged_marks as m')
-        .select([...MARK_SELECT, rawBodyOf(withRaw)])
+        .select(query.figuresOnly === true ? FIGURE_SELECT : [...MARK_SELECT, rawBodyOf(withRaw)])
         .where('m.run_id', '=', runId)
         .orderBy('m.snapshot_date')
         .orderBy('m.market_id');
