@@ -9,6 +9,7 @@ import { destination, pino } from 'pino';
 import type { Config } from '../config.ts';
 import { openStore } from '../store/index.ts';
 import { abortDeadRuns } from './abort.ts';
+import { startHeapGuard } from './heap-guard.ts';
 import { recordedState, recordState } from './incremental.ts';
 import type { FromThread, ThreadData, ToThread } from './thread.ts';
 import { startWorker } from './worker.ts';
@@ -29,6 +30,8 @@ const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start', threa
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
+// During a run, too: a full collection whenever the heap has grown well past what the last one left (heap-guard.ts).
+const guard = startHeapGuard({ collect });
 
 const store = await openStore(config.PMREF_DB_URL);
 // Handed over by the thread this one replaces (thread.ts): runs use it only while its run is the last published.
@@ -74,6 +77,7 @@ port.on('message', async (message: ToThread) => {
   } else if (message.type === 'hand-over') {
     // Replaced while idle (thread.ts): the schedule stops, a run in progress finishes, and the memo goes along.
     await worker.stop();
+    guard.stop();
     post({ type: 'handed-over', memo: recordedState(store) });
     await store.close();
     port.close();
@@ -82,6 +86,7 @@ port.on('message', async (message: ToThread) => {
     for (const resume of resumes.values()) resume();
     resumes.clear();
     await worker.stop();
+    guard.stop();
     await store.close();
     post({ type: 'stopped' });
     port.close();
