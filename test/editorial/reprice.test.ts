@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/commands/bench-history.ts';
 import type { Event, Market, VenueFacts } from '../../src/domain/index.ts';
 import type { Overrides } from '../../src/editorial/canon/index.ts';
 import { type NativeRecord, nativeRecordsOf, parseOverrides } from '../../src/editorial/canon/index.ts';
@@ -15,24 +16,13 @@ interface TestEvent {
   markets: { market: Market; facts: VenueFacts }[];
 }
 
-/** A deterministic generator (mulberry32), so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 type Scenario = 'random' | 'descending' | 'ascending' | 'one-missing' | 'volume-tie' | 'no-marks';
 const SCENARIOS: Scenario[] = ['random', 'descending', 'ascending', 'one-missing', 'volume-tie', 'no-marks'];
 
 /** Quotes for an event's markets under one scenario: ladders monotone either way, a missing price, equal volumes. */
 function quotes(ids: readonly string[], scenario: Scenario, seed: number): Map<string, MarkSummary> {
-  const next = rng(seed);
+  // A deterministic generator, so a failure names a reproducible case.
+  const next = mulberry32(seed);
   const out = new Map<string, MarkSummary>();
   if (scenario === 'no-marks') return out;
   ids.forEach((id, i) => {
