@@ -244,11 +244,17 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
 
 const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
 
-const byDateThenMarket = (a: MarkFigures, b: MarkFigures) => {
-  const x = markKey(a);
-  const y = markKey(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+/** The store's mark order (snapshot_date, then market_id), without building a key per comparison. */
+const byDateThenMarket = (a: MarkFigures, b: MarkFigures) =>
+  a.snapshot_date < b.snapshot_date
+    ? -1
+    : a.snapshot_date > b.snapshot_date
+      ? 1
+      : a.market_id < b.market_id
+        ? -1
+        : a.market_id > b.market_id
+          ? 1
+          : 0;
 
 /** The dates from `from` (inclusive) to `to` (exclusive), YYYY-MM-DD. */
 function datesBetween(from: string, to: string): string[] {

@@ -41,10 +41,14 @@ export interface GenerateOptions {
   onProgress?: (p: GenerateProgress) => void;
 }
 
-/** The simulated universe in memory: its clock, plan and runtime (the same for the same inputs). */
-function universeOf(seed: number, asOfMs: number, days: number, scale: number) {
+/**
+ * The simulated universe in memory: its clock, plan and runtime (the same for the same inputs). `simulating` is
+ * called between the plan and the runtime (a progress report).
+ */
+function universeOf(seed: number, asOfMs: number, days: number, scale: number, simulating = () => {}) {
   const clock = makeClock(asOfMs, days);
   const plan = planUniverse(seed, asOfMs, scale);
+  simulating();
   const rt = buildRuntime(plan, seed, clock);
   const eventsA = rt.events.filter((e) => e.draft.venue === 'venue_a');
   const eventsB = rt.events.filter((e) => e.draft.venue === 'venue_b');
@@ -75,7 +79,9 @@ export async function generateUniverse(options: GenerateOptions): Promise<Manife
   }
 
   progress({ stage: 'plan', done: 0, total: 1 });
-  const { clock, plan, rt, eventsA, eventsB } = universeOf(options.seed, asOfMs, days, scale);
+  const { clock, plan, rt, eventsA, eventsB } = universeOf(options.seed, asOfMs, days, scale, () =>
+    progress({ stage: 'simulate', done: 0, total: 1 }),
+  );
 
   const snapshots: [string, string] = [isoDay(asOfMs - DAY_MS), asOf];
   for (const [i, date] of snapshots.entries()) {
