@@ -38,7 +38,7 @@ export {
 } from './ids.ts';
 export { JSON_SCHEMA_DIALECT, RECORD_SCHEMA_NAMES, type RecordSchemaName, recordJsonSchemas } from './json-schema.ts';
 export type { Mark, MarkFacts, MarkFigures, NewMark } from './mark.ts';
-export { MARK_FIGURE_FIELDS, MarkSchema, VENUE_HISTORY_NOTE } from './mark.ts';
+export { byMarkDateThenMarket, MARK_FIGURE_FIELDS, MarkSchema, markFiguresOf, VENUE_HISTORY_NOTE } from './mark.ts';
 export type {
   AlsoOn,
   EligibilityScreenResult,

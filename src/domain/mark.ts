@@ -73,3 +73,19 @@ export const MARK_FIGURE_FIELDS = [
  * (`MarkQuery.figuresOnly`): a third of the memory and CPU of reading whole marks.
  */
 export type MarkFigures = Pick<MarkFacts, (typeof MARK_FIGURE_FIELDS)[number]>;
+
+/** A mark's figures (`MarkFigures`): its MARK_FIGURE_FIELDS and nothing else, in that order. */
+export function markFiguresOf(mark: MarkFigures): MarkFigures {
+  const out: Record<string, unknown> = {};
+  for (const field of MARK_FIGURE_FIELDS) out[field] = mark[field];
+  return out as MarkFigures;
+}
+
+/** The order marks are stored and listed in: snapshot_date, then market_id (no key built per comparison). */
+export function byMarkDateThenMarket(
+  a: { snapshot_date: string; market_id: string },
+  b: { snapshot_date: string; market_id: string },
+): number {
+  if (a.snapshot_date !== b.snapshot_date) return a.snapshot_date < b.snapshot_date ? -1 : 1;
+  return a.market_id < b.market_id ? -1 : a.market_id > b.market_id ? 1 : 0;
+}

@@ -205,7 +205,7 @@ export function editorialKeyOf(
  */
 export function quotesOnlyChanged(previous: string, next: string): boolean {
   const dot = next.indexOf('.');
-  return previous !== next && dot > 0 && previous.length === next.length && previous.startsWith(next.slice(0, dot + 1));
+  return previous !== next && dot > 0 && previous.startsWith(next.slice(0, dot + 1));
 }
 
 /** The memo key of a raw event. */

@@ -34,7 +34,7 @@ import type {
   SignalBulletin,
   Venue,
 } from '../domain/index.ts';
-import { isPastClose, MARK_FIGURE_FIELDS, VENUES } from '../domain/index.ts';
+import { byMarkDateThenMarket, isPastClose, markFiguresOf, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues, repriceEvent } from '../editorial/index.ts';
 import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
 import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
@@ -244,18 +244,6 @@ function pendingFromLastRun(last: PipelineRun | null): Set<string> {
 
 const markKey = (m: { snapshot_date: string; market_id: string }) => `${m.snapshot_date}|${m.market_id}`;
 
-/** The store's mark order (snapshot_date, then market_id), without building a key per comparison. */
-const byDateThenMarket = (a: MarkFigures, b: MarkFigures) =>
-  a.snapshot_date < b.snapshot_date
-    ? -1
-    : a.snapshot_date > b.snapshot_date
-      ? 1
-      : a.market_id < b.market_id
-        ? -1
-        : a.market_id > b.market_id
-          ? 1
-          : 0;
-
 /** The dates from `from` (inclusive) to `to` (exclusive), YYYY-MM-DD. */
 function datesBetween(from: string, to: string): string[] {
   const out: string[] = [];
@@ -289,7 +277,7 @@ async function marksAfterPublish(
       return store.listMarks({ since, figuresOnly: true });
     const dates = datesBetween(since, todayDate);
     const earlier = dates.length > 0 ? await store.listMarks({ snapshotDates: dates, figuresOnly: true }) : [];
-    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(figuresOf)];
+    return [...earlier, ...latestList.filter((m) => m.snapshot_date === todayDate).map(markFiguresOf)];
   };
   const [published, staged] = await Promise.all([
     readPublished(),
@@ -298,15 +286,8 @@ async function marksAfterPublish(
   const byKey = new Map<string, MarkFigures>();
   for (const m of published) byKey.set(markKey(m), m);
   for (const m of staged) if (!byKey.has(markKey(m))) byKey.set(markKey(m), m);
-  for (const m of today) if (m.snapshot_date >= since) byKey.set(markKey(m), figuresOf(m));
-  return [...byKey.values()].sort(byDateThenMarket);
-}
-
-/** A mark's figures (domain `MarkFigures`). */
-function figuresOf(mark: NewMark): MarkFigures {
-  const out: Record<string, unknown> = {};
-  for (const field of MARK_FIGURE_FIELDS) out[field] = mark[field];
-  return out as MarkFigures;
+  for (const m of today) if (m.snapshot_date >= since) byKey.set(markKey(m), markFiguresOf(m));
+  return [...byKey.values()].sort(byMarkDateThenMarket);
 }
 
 /**

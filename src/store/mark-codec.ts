@@ -23,7 +23,7 @@
  * Pure: no I/O. The column list is the shape migration 0006 creates for `marks` and `staged_marks`; changing it
  * needs a new migration (with a frozen copy of this list in 0006 first).
  */
-import { MARK_FIGURE_FIELDS, type MarkFigures, type NewMark } from '../domain/index.ts';
+import { MARK_FIGURE_FIELDS, type MarkFigures, markFiguresOf, type NewMark } from '../domain/index.ts';
 
 export type MarkColumnType = 'text' | 'bigint' | 'double precision' | 'smallint' | 'integer';
 
@@ -383,7 +383,7 @@ export function joinMarkFigures(values: readonly unknown[], offset: number): Mar
       row[name] = v[o + i] ?? null;
     });
     const mark = joinMark(row as unknown as MarkRow, null, undefined, undefined);
-    return Object.fromEntries(MARK_FIGURE_FIELDS.map((f) => [f, mark[f]])) as MarkFigures;
+    return markFiguresOf(mark);
   }
   const method = v[o + FIG_AT.mark_method];
   const stale = v[o + FIG_AT.stale_flag];

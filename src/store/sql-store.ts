@@ -22,6 +22,7 @@ import type {
   SpotRow,
   Venue,
 } from '../domain/index.ts';
+import { byMarkDateThenMarket } from '../domain/index.ts';
 import { unpackText } from './content-codec.ts';
 import { ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
@@ -72,17 +73,6 @@ const EVENT_PART_COLUMNS = EVENT_LAYOUT.parts.map(partColumn);
 function logFrom(row: { log_id: number | string; record: string }): ResolutionLogEntry {
   return { log_id: Number(row.log_id), ...parse<NewResolutionLogEntry>(row.record) };
 }
-
-const byDateThenMarket = (a: MarkFacts, b: MarkFacts) =>
-  a.snapshot_date < b.snapshot_date
-    ? -1
-    : a.snapshot_date > b.snapshot_date
-      ? 1
-      : a.market_id < b.market_id
-        ? -1
-        : a.market_id > b.market_id
-          ? 1
-          : 0;
 
 /**
  * The `raw_body` column of a mark read as `m`: its raw payload's content body, or (`withRaw` false) null without
@@ -438,7 +428,7 @@ export class SqlStore implements Store {
     for (const chunk of idChunks) {
       out.push(...(await join(await this.rowArrays(base.where('m.market_id', 'in', chunk)))));
     }
-    return idChunks.length > 1 ? out.sort(byDateThenMarket) : out;
+    return idChunks.length > 1 ? out.sort(byMarkDateThenMarket) : out;
   }
 
   async latestMarks(): Promise<Mark[]> {
