@@ -18,6 +18,7 @@ import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { startFirstStartServer } from '../http/index.ts';
 import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
+import { nativeHeapTrim } from '../native-heap.ts';
 import {
   describeProgress,
   type IngestResult,
@@ -74,6 +75,12 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
     const host = values.host ?? config.HOST;
     const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start' } }, destination(2));
     const t0 = performance.now();
+    const trim = nativeHeapTrim();
+    if (!trim.available)
+      logger.warn(
+        { reason: trim.reason },
+        'memory freed by read-model builds and pipeline runs may stay resident: the C heap cannot be trimmed here',
+      );
 
     // Pipeline metrics come from the summaries the pipeline thread delivers to onRun, on this thread's registry.
     const registry = config.PMREF_METRICS_PORT === undefined ? null : createMetricsRegistry();

@@ -7,6 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { destination, pino } from 'pino';
 import type { Config } from '../config.ts';
+import { trimNativeHeap } from '../native-heap.ts';
 import { openStore } from '../store/index.ts';
 import { abortDeadRuns } from './abort.ts';
 import { startHeapGuard } from './heap-guard.ts';
@@ -28,7 +29,12 @@ const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start', threa
  * gives them back to the system (measured: 1.2 GB to 0.13 GB for a thread that held 1 GB).
  */
 setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+const gc = runInNewContext('gc') as () => void;
+// What a collection frees outside the JavaScript heap (buffers, zlib and SQLite memory) goes back too (native-heap.ts).
+const collect = () => {
+  gc();
+  trimNativeHeap();
+};
 const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
 // During a run, too: a full collection whenever the heap has grown well past what the last one left (heap-guard.ts).
 const guard = startHeapGuard({ collect });

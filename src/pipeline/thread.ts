@@ -7,6 +7,7 @@
  */
 import { Worker as Thread } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import { trimNativeHeap } from '../native-heap.ts';
 import { isPostgresUrl } from '../store/index.ts';
 import type { IncrementalState } from './incremental.ts';
 import type { IngestResult } from './ingest.ts';
@@ -131,6 +132,8 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
         void old.terminate();
       });
       old.once('exit', () => {
+        // What the old thread's run freed outside its (now released) JavaScript heap goes back too.
+        trimNativeHeap();
         if (!stopping) {
           thread = spawn(memo, true);
           logger.info(

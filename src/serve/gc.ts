@@ -8,6 +8,7 @@
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { trimNativeHeap } from '../native-heap.ts';
 
 let gc: (() => void) | null | undefined;
 
@@ -30,7 +31,9 @@ function oldSpaceBytes(): number {
 
 /**
  * Full collections 100 ms apart until the old generation stops shrinking by at least 5% (at most
- * `maxRounds`). Each round pauses the event loop for a few hundred milliseconds at most.
+ * `maxRounds`), then the C heap's free pages are given back (native-heap.ts: the collections free the build's
+ * buffers, which glibc would otherwise keep resident). Each round pauses the event loop for a few hundred
+ * milliseconds at most.
  */
 export async function compactHeap(maxRounds = 6): Promise<void> {
   let before = oldSpaceBytes();
@@ -38,7 +41,8 @@ export async function compactHeap(maxRounds = 6): Promise<void> {
     collectGarbage();
     await new Promise((resolve) => setTimeout(resolve, 100));
     const after = oldSpaceBytes();
-    if (after > before * 0.95) return;
+    if (after > before * 0.95) break;
     before = after;
   }
+  trimNativeHeap();
 }
