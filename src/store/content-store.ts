@@ -36,8 +36,13 @@ const CONTENT_REFERENCES: ReadonlyArray<readonly [string, string]> = [
   ...EVENT_LAYOUT.parts.map((part) => ['events', partColumn(part)] as const),
 ];
 
-/** A transaction's known texts are forgotten past this many (the cache only saves lookups). */
-const MAX_KNOWN_TEXTS = 100_000;
+/**
+ * A transaction's known texts are forgotten past this many characters (the cache only saves lookups of texts
+ * repeated within it, such as shared provenance). Bounded by size, not count: a publish on the full simulated
+ * universe interns about 160k texts, mostly raw venue payloads of a few KB that never repeat, and a cache of
+ * 100k of them held about 400 MB through the write (issue 18).
+ */
+const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
 
 /**
  * Interns JSON texts in the content table for one transaction: returns the id of a stored row with the same
@@ -45,6 +50,8 @@ const MAX_KNOWN_TEXTS = 100_000;
  */
 export class ContentWriter {
   private readonly known = new Map<string, number>();
+  /** The characters of the texts in `known`. */
+  private knownChars = 0;
   private locked = false;
 
   constructor(
@@ -54,7 +61,10 @@ export class ContentWriter {
 
   /** The content id of each text (null for null), in input order. */
   async intern(texts: readonly (string | null)[]): Promise<(number | null)[]> {
-    if (this.known.size > MAX_KNOWN_TEXTS) this.known.clear();
+    if (this.knownChars > MAX_KNOWN_CHARS) {
+      this.known.clear();
+      this.knownChars = 0;
+    }
     const hashes = new Map<string, number>();
     for (const text of texts) {
       if (text !== null && !this.known.has(text) && !hashes.has(text)) hashes.set(text, contentHash(text));
@@ -70,6 +80,11 @@ export class ContentWriter {
       if (id === undefined) throw new Error('content: a text was neither found nor inserted');
       return id;
     });
+  }
+
+  private remember(text: string, id: number): void {
+    this.known.set(text, id);
+    this.knownChars += text.length;
   }
 
   /** PostgreSQL: held until the transaction ends, so no collection deletes a row this transaction reuses. */
@@ -96,7 +111,7 @@ export class ContentWriter {
         const wanted = textsByHash.get(Number(row.hash));
         if (wanted === undefined) continue;
         const text = unpackText(row.body);
-        if (wanted.includes(text) && !this.known.has(text)) this.known.set(text, Number(row.content_id));
+        if (wanted.includes(text) && !this.known.has(text)) this.remember(text, Number(row.content_id));
       }
     }
   }
@@ -122,7 +137,7 @@ export class ContentWriter {
           .execute();
         for (const row of rows) {
           const text = batch.get(Number(row.hash));
-          if (text !== undefined) this.known.set(text, Number(row.content_id));
+          if (text !== undefined) this.remember(text, Number(row.content_id));
         }
       }
       pending = later;

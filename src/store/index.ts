@@ -10,6 +10,7 @@ import pg from 'pg';
 import { sqliteStagedMarksDdl } from './migration-0006.ts';
 import { SqlStore } from './sql-store.ts';
 import type { StoreDatabase } from './tables.ts';
+import { EventLoopTurnPlugin } from './turn-plugin.ts';
 
 export interface OpenStoreOptions {
   /** PostgreSQL pool size (default 5). */
@@ -61,7 +62,10 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     attachStaging(database, path);
-    const db = new Kysely<StoreDatabase>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<StoreDatabase>({
+      dialect: new SqliteDialect({ database }),
+      plugins: [new EventLoopTurnPlugin()],
+    });
     return new SqlStore(db, { engine: 'sqlite', sqlite: database, ...(opts.now ? { now: opts.now } : {}) });
   }
   if (isPostgresUrl(dbUrl)) {
