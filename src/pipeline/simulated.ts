@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Worker as Thread } from 'node:worker_threads';
 import type { Store } from '../store/index.ts';
 import { startReplayServer } from '../venues/index.ts';
 import { afterWriteStage } from './after-write.ts';
@@ -104,7 +105,6 @@ interface Generator {
     asOf: string;
     history: boolean;
   }): Promise<unknown> | unknown;
-  generateHistory(outDir: string): unknown;
 }
 
 // Loaded on demand: the generator is large and only this source needs it.
@@ -125,11 +125,31 @@ async function generate(options: SimulatedIngestOptions): Promise<void> {
   });
 }
 
+/**
+ * Runs the generator's `generateHistory` on a thread of its own (history-thread.ts says why) and waits for it to
+ * end; rejects with the thread's error, or when it ends without having written the history.
+ */
+function generateHistoryApart(simDir: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const entry = new URL('./history-thread.ts', import.meta.url).href;
+    const thread = new Thread(new URL('./thread-boot.mjs', import.meta.url), { workerData: { entry, simDir } });
+    let written = false;
+    thread.on('message', (message: { type?: string }) => {
+      if (message.type === 'written') written = true;
+    });
+    thread.once('error', reject);
+    thread.once('exit', (code) => {
+      if (written) resolve();
+      else reject(new Error(`the price-history thread ended (code ${code}) without writing ${simDir}`));
+    });
+  });
+}
+
 /** Writes the price history a first start deferred, before a run that fetches it; returns the manifest. */
 async function ensureHistory(simDir: string, manifest: SimManifest, logger: PipelineLogger): Promise<SimManifest> {
   if (manifest.history_deferred === undefined) return manifest;
   logger.info({ sim_dir: simDir }, 'writing the simulated price history the first start deferred');
-  (await generator()).generateHistory(simDir);
+  await generateHistoryApart(simDir);
   const complete = readManifest(simDir);
   if (complete === null || complete.history_deferred !== undefined)
     throw new Error(`the generator left the price history of ${simDir} unwritten`);

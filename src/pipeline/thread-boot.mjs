@@ -1,6 +1,7 @@
-// Entry of the pipeline worker thread: a worker thread does not inherit the main thread's module loading, so it
-// loads the real entry (thread-entry.ts, named in workerData) as bin/pmref.js loads the command: its compiled
-// module, or through tsx (bin/compiled.mjs).
+// Entry of pmref's worker threads (the pipeline thread, thread.ts; the price-history thread, simulated.ts): a worker
+// thread does not inherit the main thread's module loading, so it loads the real entry (thread-entry.ts or
+// history-thread.ts, named in workerData) as bin/pmref.js loads the command: its compiled module, or through tsx
+// (bin/compiled.mjs).
 import { workerData } from 'node:worker_threads';
 import { importSourceUrl } from '../../bin/compiled.mjs';
 

@@ -1,5 +1,5 @@
 // A simulated ingest runs the real pipeline once per snapshot day, oldest first, at that day's clock, so day-over-day marks and log entries are real outputs.
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -95,6 +95,22 @@ describe('ingestSimulated', () => {
       expect(catchUp.runs).toHaveLength(1);
       expect(catchUp.runs[0]?.backfill).toMatchObject({ pending: 0 });
       expect(catchUp.runs[0]?.backfill?.marks).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a catch-up whose price-history thread fails rejects with its error and leaves the history deferred', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pmref-simdir-deferred-'));
+    try {
+      await generateUniverse({ outDir: dir, seed: 5, days: 3, asOf: '2026-03-02', scale: 0.02, history: false });
+      await ingestSimulated({ store, simDir: dir, seed: 5, logger: memoryLogger(), deferHistory: true });
+      // The thread writes the new manifest beside the old one first: a folder in its way makes that write fail.
+      mkdirSync(join(dir, 'manifest.json.partial'));
+      await expect(
+        ingestSimulated({ store, simDir: dir, seed: 5, logger: memoryLogger(), onlyNew: true }),
+      ).rejects.toThrow(/EISDIR/);
+      expect(readManifest(dir)?.history_deferred).toEqual({ scale: 0.02 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
