@@ -38,9 +38,10 @@ const CONTENT_REFERENCES: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * A transaction's known texts are forgotten past this many characters (the cache only saves lookups of texts
- * repeated within it, such as shared provenance). Bounded by size, not count: a publish on the full simulated
- * universe interns about 160k texts, mostly raw venue payloads of a few KB that never repeat, and a cache of
- * 100k of them held about 400 MB through the write (issue 18).
+ * repeated within it, such as shared provenance). Bounded by size, not count (it was 100,000 texts): a publish on
+ * the full simulated universe interns tens of thousands of raw venue payloads of a few KB that never repeat, and
+ * 100,000 such texts can be several hundred MB kept alive through the write (issue 18). On a first start this
+ * bound alone made no difference to peak RSS that the run-to-run spread would show.
  */
 const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
 
