@@ -25,9 +25,28 @@
  */
 import type { ChangeLink, Market, NewChange, ResolutionLogEntry, SignalBulletin } from '../domain/index.ts';
 
+/**
+ * What `changesOf` reads of a market as stored before the run: a whole stored record fits, and so does the slim copy
+ * a run keeps of a market it replaced (`marketBefore`), so the stored record need not stay in memory to the publish.
+ */
+export type MarketBefore = Pick<Market, 'market_id' | 'event_id' | 'question_id' | 'also_on'> & {
+  rcg: Pick<NonNullable<Market['rcg']>, 'grade' | 'score'> | null;
+};
+
+/** The slim copy of a stored market that `changesOf` reads. */
+export function marketBefore(m: Market): MarketBefore {
+  return {
+    market_id: m.market_id,
+    event_id: m.event_id,
+    question_id: m.question_id,
+    also_on: m.also_on,
+    rcg: m.rcg ? { grade: m.rcg.grade, score: m.rcg.score } : null,
+  };
+}
+
 export interface ChangeInput {
-  /** The stored markets before the run, by id. */
-  before: ReadonlyMap<string, Market>;
+  /** The stored markets before the run (or their slim copies: `marketBefore`), by id. */
+  before: ReadonlyMap<string, MarketBefore>;
   /** The markets the publish writes (changed or new; unchanged ones may be included). */
   written: readonly Market[];
   /** The log entries the publish appended, with their log_id, in append order. */
@@ -40,7 +59,7 @@ export interface ChangeInput {
   publishedAt: string;
 }
 
-function linkOf(market: Market): ChangeLink {
+function linkOf(market: MarketBefore): ChangeLink {
   const also = (market.also_on ?? [])
     .map((t) => ({ market_id: t.market_id, relation: t.relation ?? null }))
     .sort((a, b) => (a.market_id < b.market_id ? -1 : a.market_id > b.market_id ? 1 : 0));
@@ -49,7 +68,7 @@ function linkOf(market: Market): ChangeLink {
 
 const isLinked = (link: ChangeLink): boolean => link.also_on.length > 0;
 const sameLink = (a: ChangeLink, b: ChangeLink): boolean => JSON.stringify(a) === JSON.stringify(b);
-const gradeOf = (m: Market) => ({ grade: m.rcg?.grade ?? null, score: m.rcg?.score ?? null });
+const gradeOf = (m: MarketBefore) => ({ grade: m.rcg?.grade ?? null, score: m.rcg?.score ?? null });
 
 /**
  * The changes of one publish, in feed order: new markets, then log entries (append order), grade moves and link

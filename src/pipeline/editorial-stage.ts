@@ -58,6 +58,21 @@ export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = n
 
 const MARKET_BOOKKEEPING = new Set(['first_seen_at', 'last_updated_at']);
 const EVENT_BOOKKEEPING = new Set(['created_at', 'updated_at']);
+/** What the stage computes after deriveEvent (screens, links: `also_on` and its provenance entry), and bookkeeping. */
+const AFTER_DERIVE = new Set([...MARKET_BOOKKEEPING, 'eligibility_screens', 'also_on', 'field_provenance']);
+const LINK_PROVENANCE = new Set(['also_on']);
+
+/**
+ * True when a market as deriveEvent gave it is its stored record but for what the stage computes after deriveEvent
+ * (screens, `also_on` and its provenance entry) and the bookkeeping timestamps: screened and linked, both come out
+ * the same, so the stored record may stand in for it from here on (as for a reused event).
+ */
+export function sameAsDerived(stored: Market, derived: Market): boolean {
+  return (
+    sameRecord(stored, derived, AFTER_DERIVE) &&
+    sameRecord(stored.field_provenance, derived.field_provenance, LINK_PROVENANCE)
+  );
+}
 
 /** True when two markets differ only in their bookkeeping timestamps. */
 export function sameMarket(a: Market, b: Market): boolean {
@@ -275,6 +290,15 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
       stageEvents.push(final);
       for (const m of out.markets) {
         const stored = storedMarkets.get(m.market_id);
+        if (stored !== undefined && sameAsDerived(stored, m)) {
+          // deriveEvent gave the stored record (but for what is computed after it): the stored one stands in for
+          // it, as for a reused event, and the derived copy is garbage at once instead of being held to the
+          // comparison below. A new day's first run derives every event and most come out unchanged: on the full
+          // universe, holding them all to the comparison grew the pipeline thread's heap by about 300 MB (issue 18).
+          stageMarkets.set(m.market_id, { market: stored, event: final, keepScreens: false });
+          reusedMarkets.add(m.market_id);
+          continue;
+        }
         // Screens ride along with the main write (the stored results keep their screened_at when unchanged),
         // so the after-write stage only rescreens what this run did not screen.
         const market = { ...m, eligibility_screens: stored?.eligibility_screens ?? null };

@@ -41,7 +41,7 @@ import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
 import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
-import { changesOf } from './changes.ts';
+import { changesOf, type MarketBefore, marketBefore } from './changes.ts';
 import { diffMarkets } from './diff.ts';
 import { type EditorialFunctions, markSummaries, runEditorialStage, type StageItem } from './editorial-stage.ts';
 import { hourlyMarksOf, hourlyPruneBefore } from './hourly-marks.ts';
@@ -447,6 +447,25 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       );
     }
     const allMarks = [...marks, ...carried];
+
+    // What the later stages read of the stored catalog: the catalog as this run leaves it (the after-write stage's
+    // input) and, for the change feed, each stored market (a slim copy of one the run replaced: `marketBefore`).
+    // The stored records the run replaced are garbage from here on, not held through the backfill, the signals and
+    // the publish: on a new day's first run that is most of the catalog (issue 18: the peak of a first start).
+    const catalog = options.afterWrite
+      ? {
+          events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
+          markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
+        }
+      : null;
+    const current = new Map(stage.markets.map((m) => [m.market_id, m]));
+    const before = new Map<string, MarketBefore>();
+    for (const m of storedMarketList) before.set(m.market_id, current.get(m.market_id) === m ? m : marketBefore(m));
+    current.clear();
+    storedEventList.length = 0;
+    storedMarketList.length = 0;
+    storedEvents.clear();
+    storedMarkets.clear();
     lap('diff_and_marks');
 
     if (failedVenues.size === VENUES.length) {
@@ -510,8 +529,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       afterWrite = await options.afterWrite({
         now,
         logger,
-        events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
-        markets: catalogAfterWrite(storedMarketList, stage.markets, (m) => m.market_id),
+        events: catalog?.events ?? [],
+        markets: catalog?.markets ?? [],
         marksSince: (since) => marksAfterPublish(store, runId, allMarks, since, latest),
         latestSpot: () => store.latestSpot(),
         meter,
@@ -584,7 +603,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         }
         // The change feed (issue 20), numbered in this transaction: visible with the generation, never without.
         const changes = changesOf({
-          before: storedMarkets,
+          before,
           written: markets,
           log: logged,
           newSignals,

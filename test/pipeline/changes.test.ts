@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Market, ResolutionLogEntry } from '../../src/domain/index.ts';
 import { ChangeSchema } from '../../src/domain/index.ts';
-import { changesOf } from '../../src/pipeline/changes.ts';
+import { changesOf, marketBefore } from '../../src/pipeline/changes.ts';
 import { makeLogEntry, makeMarket, makeSignal, marketId } from '../store/records.ts';
 
 const AT = '2026-03-02T10:00:00.000Z';
@@ -160,6 +160,38 @@ describe('changesOf', () => {
         published_at: AT,
         detail: { headline: signal.headline },
       },
+    ]);
+  });
+
+  it('reads of a stored market only what its slim copy keeps (a run lets the stored records it replaced go)', () => {
+    const stored = [
+      makeMarket(0),
+      makeMarket(1, { question_id: null, also_on: null }),
+      rcg(makeMarket(2), 'C', 30),
+      makeMarket(3),
+    ];
+    const written = [
+      rcg(stored[0] as Market, 'A', 95),
+      {
+        ...(stored[1] as Market),
+        question_id: (stored[0] as Market).question_id,
+        also_on: (stored[0] as Market).also_on,
+      },
+      { ...(stored[2] as Market), also_on: null, question_id: null },
+    ];
+    // Market 3 is not written: its lifecycle entry finds its event through the stored market.
+    const log: ResolutionLogEntry[] = [{ log_id: 11, ...makeLogEntry(3) }];
+    const full = changesOf({ before: byId(stored), written, log, newSignals: [], ...stamp });
+    const slim = new Map(stored.map((m) => [m.market_id, marketBefore(m)]));
+    expect(full.map((c) => c.kind)).toEqual(['lifecycle', 'grade_changed', 'link_added', 'link_changed']);
+    expect(changesOf({ before: slim, written, log, newSignals: [], ...stamp })).toEqual(full);
+    expect(full[0]?.event_id).toBe((stored[3] as Market).event_id);
+    expect(Object.keys(marketBefore(makeMarket(3))).sort()).toEqual([
+      'also_on',
+      'event_id',
+      'market_id',
+      'question_id',
+      'rcg',
     ]);
   });
 

@@ -1,7 +1,12 @@
-// A fresh record equal to the stored one except for bookkeeping timestamps counts as unchanged, whatever its key order.
+// A fresh record equal to the stored one except for bookkeeping timestamps counts as unchanged, whatever its key order;
+// a derived market equal to its stored record but for screens and links is carried as the stored record itself.
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { sameMarket, sameRecord } from '../../src/pipeline/editorial-stage.ts';
-import { makeMarket } from '../support/records.ts';
+import { emptyVenueFacts, type Market } from '../../src/domain/index.ts';
+import { runEditorialStage, sameAsDerived, sameMarket, sameRecord } from '../../src/pipeline/editorial-stage.ts';
+import { screensFor } from '../../src/pipeline/screens.ts';
+import type { VenueQuote } from '../../src/venues/index.ts';
+import { makeEvent, makeMarket } from '../support/records.ts';
 
 describe('sameRecord', () => {
   it('ignores key order and treats a missing key like an undefined one', () => {
@@ -25,5 +30,81 @@ describe('sameMarket', () => {
     ).toBe(true);
     expect(sameMarket(m, { ...m, status: 'closed' })).toBe(false);
     expect(sameMarket(m, { ...m, field_provenance: { status: { source: 'platform_api' } } })).toBe(false);
+  });
+});
+
+describe('runEditorialStage: a derived market equal to its stored record', () => {
+  const NOW = '2026-11-02T10:00:00.000Z';
+  const event = makeEvent();
+  const base = makeMarket({ event_id: event.event_id });
+  const linked = {
+    also_on: [{ venue: 'venue_b' as const, market_id: 'mkt_other', price: 0.4, relation: 'same' as const }],
+    provenance: { source: 'derived' as const, rule: 'canon.also_on' },
+  };
+  // As stored: screened and linked by an earlier run.
+  const stored: Market = {
+    ...base,
+    eligibility_screens: screensFor(base, event, NOW),
+    also_on: linked.also_on,
+    field_provenance: { ...base.field_provenance, also_on: linked.provenance },
+  };
+  const quote: VenueQuote = {
+    yes_bid: null,
+    yes_ask: null,
+    no_bid: null,
+    no_ask: null,
+    yes_bid_size_usd: null,
+    yes_ask_size_usd: null,
+    no_bid_size_usd: null,
+    no_ask_size_usd: null,
+    last_price: 0.5,
+    volume_24h_usd: null,
+    volume_total_usd: null,
+    open_interest_usd: null,
+    liquidity_usd: null,
+    source_updated_at: null,
+    provenance: {},
+    raw: {},
+  };
+
+  /** The stage over one stored event, with deriveEvent giving `derived` before screens and links. */
+  const stage = (derived: Market) =>
+    runEditorialStage({
+      items: [{ normalized: { event, markets: [{ market: base, facts: emptyVenueFacts(), quote }] } }],
+      storedEvents: new Map([[event.event_id, event]]),
+      storedMarkets: new Map([[stored.market_id, stored]]),
+      marks: new Map(),
+      now: NOW,
+      logger: pino({ level: 'silent' }),
+      editorial: {
+        deriveEvent: () => ({ event, markets: [derived] }),
+        // The link every run finds for this market.
+        linkAcrossVenues: (markets) =>
+          markets.map((m) => ({
+            ...m,
+            also_on: linked.also_on,
+            field_provenance: { ...m.field_provenance, also_on: linked.provenance },
+          })),
+      },
+    });
+
+  it('is the stored record itself: what the stage computes after deriveEvent and the bookkeeping aside', async () => {
+    // As deriveEvent gives it: not yet screened or linked, this run's bookkeeping time.
+    const derived: Market = { ...base, last_updated_at: NOW, eligibility_screens: null, also_on: null };
+    expect(sameAsDerived(stored, derived)).toBe(true);
+    const out = await stage(derived);
+    expect(out.markets).toHaveLength(1);
+    expect(out.markets[0]).toBe(stored);
+    expect(out.changedMarkets).toEqual([]);
+  });
+
+  it('is a change when deriveEvent gave anything else, in the record or in its other provenance', async () => {
+    const retitled: Market = { ...base, question_raw: 'Will the other test happen?', also_on: null };
+    expect(sameAsDerived(stored, retitled)).toBe(false);
+    const out = await stage(retitled);
+    expect(out.changedMarkets.map((m) => m.question_raw)).toEqual(['Will the other test happen?']);
+    expect(out.changedMarkets[0]?.also_on).toEqual(linked.also_on);
+    const reprovenanced: Market = { ...base, field_provenance: { status: { source: 'platform_api' } } };
+    expect(sameAsDerived(stored, reprovenanced)).toBe(false);
   });
 });
