@@ -13,15 +13,33 @@ import { type RawMemo, rawMemoKey } from './incremental.ts';
 import { addCounts, type PendingRawMemo, rawEventsOf, rawMemosOf } from './raw-reuse.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger } from './types.ts';
+import { yesTokensOf } from './venue-tokens.ts';
 
 export interface VenuePullOptions {
   venue_a: VenueClientOptions;
   venue_b: VenueClientOptions & { maxBookCalls?: number };
 }
 
+/**
+ * What a run reads of a venue's pull once it is normalized: its counts and fallbacks, and venue_b's YES tokens
+ * (the history backfill asks for prices by token). Not its pages: they are the largest thing a run holds (about
+ * 170 MB of the full simulated universe's heap), and an outcome that kept them kept them through the editorial
+ * stage, where a run's heap peaks (issue 18).
+ */
+export interface PullSummary extends Omit<RawVenuePull, 'events' | 'series' | 'books'> {
+  /** venue_b: each market's YES outcome token by condition id; else empty. */
+  yesTokens: ReadonlyMap<string, string>;
+}
+
+/** The summary of a pull (see PullSummary). */
+export function summarizePull(pull: RawVenuePull): PullSummary {
+  const { events: _events, series: _series, books: _books, ...rest } = pull;
+  return { ...rest, yesTokens: pull.venue === 'venue_b' && pull.error === null ? yesTokensOf(pull) : new Map() };
+}
+
 export interface VenueOutcome {
   venue: Venue;
-  pull: RawVenuePull;
+  pull: PullSummary;
   /** Events normalized this run; null when the venue failed (see `error`). */
   events: NormalizedEvent[] | null;
   /**
@@ -97,7 +115,7 @@ export async function normalizeVenue(
   const venue = pull.venue;
   const failed = (error: string): VenueOutcome => ({
     venue,
-    pull,
+    pull: summarizePull(pull),
     events: null,
     items: [],
     rawMemos: [],
@@ -184,7 +202,7 @@ export async function normalizeVenue(
     }
     return {
       venue,
-      pull,
+      pull: summarizePull(pull),
       events: result.events,
       items,
       rawMemos: raw?.unique ? rawMemosOf(venue, inputs, result) : [],

@@ -58,7 +58,6 @@ import { carryForwardMarks, markFromQuote, utcDate } from './marks.ts';
 import { normalizeVenue, pullVenue, type VenueOutcome, type VenuePullOptions } from './pull-stage.ts';
 import { startStageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
-import { yesTokensOf } from './venue-tokens.ts';
 
 export interface BackfillSettings {
   /** Markets with fewer than this many days of marks get venue history (default 14). */
@@ -229,7 +228,7 @@ function settleOutcome(o: VenueOutcome): SettledOutcome {
     venue: o.venue,
     error: o.error,
     degraded: { ...o.pull.degraded },
-    yesTokens: o.venue === 'venue_b' && o.error === null ? yesTokensOf(o.pull) : new Map(),
+    yesTokens: o.error === null ? o.pull.yesTokens : new Map(),
     rawMemos: o.rawMemos,
     rawMemosKept: o.rawMemosKept,
   };
