@@ -55,7 +55,11 @@ const worker = startWorker({
   // A replacement starts no run of its own: on a first start the server asks for the history catch-up only once
   // it has swapped in the last generation (start.ts); starting it at once would build both at the same time.
   runIfStale: !data.replacement,
-  onProgress: (event) => post({ type: 'progress', event }),
+  onProgress: (event) => {
+    // A run's progress events mark where it moves on: the guard looks there too (heap-guard.ts `checkAtBoundary`).
+    guard.checkAtBoundary();
+    post({ type: 'progress', event });
+  },
   // The run's working set is garbage once it has published: it is collected (and the C heap trimmed) before the
   // server's thread hears of it and builds its model, not beside that build. Collected a second later instead, the
   // first start's newest snapshot peaked at 1.7–1.8 GB the moment its run ended (its uncollected heap beside the

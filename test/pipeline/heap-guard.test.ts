@@ -53,4 +53,36 @@ describe('startHeapGuard', () => {
       guard.stop();
     }
   });
+
+  it('collects at a stage boundary at a quarter of growth (and 96 MB), where the timer would wait for a half', () => {
+    let heap = 600 * MB;
+    const guard = startHeapGuard({
+      collect: () => {
+        heap = 600 * MB;
+      },
+      usedBytes: () => heap,
+      everyMs: 60_000,
+    });
+    try {
+      heap = 740 * MB; // under a quarter (750 MB)
+      expect(guard.checkAtBoundary()).toBe(false);
+      heap = 760 * MB;
+      expect(guard.check()).toBe(false); // the timer's threshold is 900 MB
+      expect(guard.checkAtBoundary()).toBe(true);
+      expect(heap).toBe(600 * MB);
+    } finally {
+      guard.stop();
+    }
+    // A small heap: at least 96 MB of growth.
+    let small = 100 * MB;
+    const smallGuard = startHeapGuard({ collect: () => {}, usedBytes: () => small, everyMs: 60_000 });
+    try {
+      small = 190 * MB;
+      expect(smallGuard.checkAtBoundary()).toBe(false);
+      small = 197 * MB;
+      expect(smallGuard.checkAtBoundary()).toBe(true);
+    } finally {
+      smallGuard.stop();
+    }
+  });
 });
