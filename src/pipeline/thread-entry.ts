@@ -36,6 +36,21 @@ const collect = () => {
   gc();
   trimNativeHeap();
 };
+/**
+ * `collect` as a run ends, compacting: what the run left alive (the memo, about 50 MB) is moved together so that the
+ * pages the run grew into go back, not only those left empty. Measured on a first start: after its first run the
+ * thread held 263 MB of old space for 50 MB alive, beside the server's first model build (the start's peak). The flag
+ * is V8's, for the whole process, so it is set for this one collection only.
+ */
+const collectAfterRun = () => {
+  setFlagsFromString('--compact-on-every-full-gc');
+  try {
+    gc();
+  } finally {
+    setFlagsFromString('--no-compact-on-every-full-gc');
+  }
+  trimNativeHeap();
+};
 const releaseAfterRun = () => setTimeout(collect, 1_000).unref();
 // During a run, too: a full collection whenever the heap has grown well past what the last one left (heap-guard.ts).
 const guard = startHeapGuard({ collect });
@@ -67,11 +82,11 @@ const worker = startWorker({
   onPublished: (generation) =>
     new Promise<void>((resolve) => {
       resumes.set(generation, resolve);
-      collect();
+      collectAfterRun();
       post({ type: 'published', generation });
     }),
   onRun: (result) => {
-    collect();
+    collectAfterRun();
     post({ type: 'run', result });
   },
 });
