@@ -293,8 +293,7 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
         if (stored !== undefined && sameAsDerived(stored, m)) {
           // deriveEvent gave the stored record (but for what is computed after it): the stored one stands in for
           // it, as for a reused event, and the derived copy is garbage at once instead of being held to the
-          // comparison below. A new day's first run derives every event and most come out unchanged: on the full
-          // universe, holding them all to the comparison grew the pipeline thread's heap by about 300 MB (issue 18).
+          // comparison below (issue 18: a new day's first run derives every event, and most come out unchanged).
           stageMarkets.set(m.market_id, { market: stored, event: final, keepScreens: false });
           reusedMarkets.add(m.market_id);
           continue;

@@ -450,7 +450,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     // What the later stages read of the stored catalog: the catalog as this run leaves it (the after-write stage's
     // input) and, for the change feed, each stored market (a slim copy of one the run replaced: `marketBefore`).
     // The stored records the run replaced are garbage from here on, not held through the backfill, the signals and
-    // the publish: on a new day's first run that is most of the catalog (issue 18: the peak of a first start).
+    // the publish, where a run's heap peaks (issue 18).
     const catalog = options.afterWrite
       ? {
           events: catalogAfterWrite(storedEventList, stage.events, (e) => e.event_id),
