@@ -48,24 +48,17 @@ describe('runEditorialStage: a derived market equal to its stored record', () =>
     also_on: linked.also_on,
     field_provenance: { ...base.field_provenance, also_on: linked.provenance },
   };
-  const quote: VenueQuote = {
-    yes_bid: null,
-    yes_ask: null,
-    no_bid: null,
-    no_ask: null,
-    yes_bid_size_usd: null,
-    yes_ask_size_usd: null,
-    no_bid_size_usd: null,
-    no_ask_size_usd: null,
+  // A quote with a last price only (deriveEvent is a stub here: nothing reads it).
+  const figures = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'volume_24h_usd', 'volume_total_usd', 'open_interest_usd'];
+  const quote = {
+    ...Object.fromEntries(figures.map((f) => [f, null])),
+    ...Object.fromEntries(['yes', 'no'].flatMap((side) => ['bid', 'ask'].map((k) => [`${side}_${k}_size_usd`, null]))),
     last_price: 0.5,
-    volume_24h_usd: null,
-    volume_total_usd: null,
-    open_interest_usd: null,
     liquidity_usd: null,
     source_updated_at: null,
     provenance: {},
     raw: {},
-  };
+  } as VenueQuote;
 
   /** The stage over one stored event, with deriveEvent giving `derived` before screens and links. */
   const stage = (derived: Market) =>
