@@ -31,7 +31,7 @@ export interface HeapGuard {
    * Looks once at a point where a run moves on (its progress events): collects at a quarter of growth over what
    * the last collection left, and at least `boundaryGrowthBytes`. The timer cannot fire inside the long synchronous
    * stretches of a run (the end of the editorial stage, the diff, today's marks, the signals), where the heap
-   * grew by 350 MB of garbage over 600 MB alive before V8 collected: V8 kept the pages it grew into.
+   * grew by about 300 MB of garbage over 600 MB alive before V8 collected: V8 kept the pages it grew into.
    */
   checkAtBoundary(): boolean;
   stop(): void;
