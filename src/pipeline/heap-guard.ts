@@ -39,9 +39,12 @@ export interface HeapGuard {
 
 const MB = 1024 * 1024;
 
-/** True when `used` bytes are past the threshold over `baseline` (what the last collection left). */
-export function grownEnough(used: number, baseline: number, minGrowthBytes = 192 * MB): boolean {
-  return used > baseline + Math.max(baseline / 2, minGrowthBytes);
+/**
+ * True when `used` bytes are past the threshold over `baseline` (what the last collection left): grown by `share` of
+ * the baseline (default a half: the timer's) and by at least `minGrowthBytes`.
+ */
+export function grownEnough(used: number, baseline: number, minGrowthBytes = 192 * MB, share = 1 / 2): boolean {
+  return used > baseline + Math.max(baseline * share, minGrowthBytes);
 }
 
 /**
@@ -64,7 +67,7 @@ export function startHeapGuard(options: HeapGuardOptions): HeapGuard {
   };
   const check = () => lookWith((now, base) => grownEnough(now, base, options.minGrowthBytes));
   const boundaryGrowth = options.boundaryGrowthBytes ?? 96 * MB;
-  const checkAtBoundary = () => lookWith((now, base) => now > base + Math.max(base / 4, boundaryGrowth));
+  const checkAtBoundary = () => lookWith((now, base) => grownEnough(now, base, boundaryGrowth, 1 / 4));
   const timer = setInterval(check, options.everyMs ?? 2_000);
   timer.unref();
   return { check, checkAtBoundary, stop: () => clearInterval(timer) };

@@ -75,6 +75,8 @@ export async function runOn(
     /** Runs as the run's `afterPull` (the simulated source lets the replay server release its catalog there). */
     afterPull?: (server: ReplayServer) => void;
     onProgress?: RunPipelineOptions['onProgress'];
+    /** False: re-normalize and re-derive every event (RunPipelineOptions.incremental). */
+    incremental?: boolean;
   } = {},
 ): Promise<RunSummary> {
   const logger = opts.logger ?? memoryLogger();
@@ -91,6 +93,7 @@ export async function runOn(
       ...(opts.afterWrite ? { afterWrite: opts.afterWrite } : {}),
       ...(opts.afterPull ? { afterPull: () => opts.afterPull?.(server) } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+      ...(opts.incremental === undefined ? {} : { incremental: opts.incremental }),
     });
   } finally {
     await server.close();

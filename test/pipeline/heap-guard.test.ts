@@ -14,6 +14,9 @@ describe('grownEnough', () => {
     expect(grownEnough(243 * MB, 50 * MB)).toBe(true);
     expect(grownEnough(76 * MB, 50 * MB, 5 * MB)).toBe(true);
     expect(grownEnough(75 * MB, 50 * MB, 5 * MB)).toBe(false);
+    // At a quarter (the stage boundaries'): 400 MB grows past 500 MB.
+    expect(grownEnough(501 * MB, 400 * MB, 96 * MB, 1 / 4)).toBe(true);
+    expect(grownEnough(500 * MB, 400 * MB, 96 * MB, 1 / 4)).toBe(false);
   });
 });
 
