@@ -5,7 +5,7 @@
  * stored record when nothing but its timestamps would change — so a rerun of the same input leaves
  * events and markets byte-identical.
  */
-import type { Event, Mark, Market } from '../domain/index.ts';
+import type { Event, Market, MarkFacts } from '../domain/index.ts';
 import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } from '../editorial/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
@@ -90,7 +90,7 @@ export function sameEvent(a: Event, b: Event): boolean {
  */
 export function markSummaries(
   items: readonly StageItem[],
-  latest: ReadonlyMap<string, Mark>,
+  latest: ReadonlyMap<string, MarkFacts>,
 ): Map<string, MarkSummary> {
   const out = new Map<string, MarkSummary>();
   for (const [id, mark] of latest) {

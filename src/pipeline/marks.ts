@@ -4,7 +4,7 @@
  * hours since update, stale flag) are computed here, at write, never at serve time.
  */
 
-import type { FieldProvenance, Mark, Market, NewMark } from '../domain/index.ts';
+import type { FieldProvenance, Market, MarkFacts, NewMark } from '../domain/index.ts';
 import type { VenueQuote } from '../venues/index.ts';
 
 /** A mark older than this many hours since the venue last updated it is stale (spec §2.3). */
@@ -149,7 +149,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * kept, so hours-since-update grows and the mark turns stale honestly. Never invents a mark: callers
  * only carry a market that has a previous mark.
  */
-export function carryForwardMark(latest: Mark, now: string): NewMark {
+export function carryForwardMark(latest: MarkFacts, now: string): NewMark {
   const provenance: FieldProvenance = { ...latest.field_provenance };
   const note = `carried forward from the ${latest.snapshot_date} mark: the venue could not be read`;
   for (const field of CARRIED_FIELDS) {
@@ -158,15 +158,33 @@ export function carryForwardMark(latest: Mark, now: string): NewMark {
   const hours = hoursBetween(latest.source_updated_at, now);
   provenance.hours_since_source_update = DERIVED_PROVENANCE.hours_since_source_update ?? { source: 'derived' };
   provenance.mark_method = { source: 'imputed', note };
-  const { mark_id: _markId, ...rest } = latest;
+  // Spelled out in the mark's key order (the latest mark may come without its raw payload: latestMarkFacts).
   return {
-    ...rest,
+    market_id: latest.market_id,
     snapshot_date: utcDate(now),
     snapshot_at: now,
+    source_updated_at: latest.source_updated_at,
+    yes_bid: latest.yes_bid,
+    yes_ask: latest.yes_ask,
+    no_bid: latest.no_bid,
+    no_ask: latest.no_ask,
+    yes_bid_size_usd: latest.yes_bid_size_usd,
+    yes_ask_size_usd: latest.yes_ask_size_usd,
+    no_bid_size_usd: latest.no_bid_size_usd,
+    no_ask_size_usd: latest.no_ask_size_usd,
+    yes_last_price: latest.yes_last_price,
+    implied_probability: latest.implied_probability,
+    volume_24h_usd: latest.volume_24h_usd,
+    volume_total_usd: latest.volume_total_usd,
+    open_interest_usd: latest.open_interest_usd,
     mark_method: 'imputed_carry_forward',
-    hours_since_source_update: hours,
     stale_flag: hours !== null && hours > STALE_AFTER_HOURS,
+    source_count: latest.source_count,
     raw_payload: null,
+    spread: latest.spread,
+    mid: latest.mid,
+    divergence_from_primary: latest.divergence_from_primary,
+    hours_since_source_update: hours,
     field_provenance: provenance,
   };
 }
@@ -178,7 +196,7 @@ export function carryForwardMark(latest: Mark, now: string): NewMark {
  */
 export function carryForwardMarks(
   marketIds: Iterable<string>,
-  latestByMarket: ReadonlyMap<string, Mark>,
+  latestByMarket: ReadonlyMap<string, MarkFacts>,
   now: string,
 ): NewMark[] {
   const today = utcDate(now);

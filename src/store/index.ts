@@ -130,6 +130,7 @@ export type { StoreDatabase } from './tables.ts';
 export type {
   ApiKeyRecord,
   IdKind,
+  KeptRawPayloads,
   MarkQuery,
   PipelineRun,
   RunFinish,

@@ -35,6 +35,7 @@ import type { StoreDatabase } from './tables.ts';
 import type {
   ApiKeyRecord,
   IdKind,
+  KeptRawPayloads,
   MarkQuery,
   PipelineRun,
   RunFinish,
@@ -234,8 +235,8 @@ export class SqlStore implements Store {
   appendLog(entries: readonly NewResolutionLogEntry[]): Promise<number> {
     return this.transaction((tx) => tx.appendLog(entries));
   }
-  upsertMarks(marks: readonly NewMark[]): Promise<void> {
-    return this.transaction((tx) => tx.upsertMarks(marks));
+  upsertMarks(marks: readonly NewMark[], keep?: KeptRawPayloads): Promise<void> {
+    return this.transaction((tx) => tx.upsertMarks(marks, keep));
   }
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void> {
     return this.transaction((tx) => tx.replaceCatalysts(catalysts));
@@ -433,9 +434,33 @@ export class SqlStore implements Store {
 
   async latestMarks(): Promise<Mark[]> {
     return readConsistently(async () => {
-      // One index seek per stored market for its newest date (both engines answer max() over an index prefix
-      // directly), not a GROUP BY over every mark: with a year of history that scan grew to seconds per run.
-      const query = this.root
+      const query = this.latestMarksQuery()
+        .leftJoin('content as r', 'r.content_id', 'm.raw_payload_id')
+        .select(['m.mark_id', ...MARK_SELECT, 'r.body as raw_body']);
+      return this.joinMarks(await this.rowArrays(query), true);
+    });
+  }
+
+  async latestMarkFacts(): Promise<{ mark: MarkFacts; rawPayloadId: number | null }[]> {
+    return readConsistently(async () => {
+      const rows = await this.rowArrays(
+        this.latestMarksQuery().select(['m.mark_id', ...MARK_SELECT, rawBodyOf(false)]),
+      );
+      const marks = (await this.joinMarks(rows, true, true)) as MarkFacts[];
+      const rawIdAt = 1 + MARK_COLUMN_NAMES.indexOf('raw_payload_id');
+      return marks.map((mark, i) => {
+        const id = rows[i]?.[rawIdAt];
+        return { mark, rawPayloadId: id === null || id === undefined ? null : Number(id) };
+      });
+    });
+  }
+
+  /** The newest mark of every stored market (its row as `m`), ordered by market_id; the caller selects. */
+  private latestMarksQuery() {
+    // One index seek per stored market for its newest date (both engines answer max() over an index prefix
+    // directly), not a GROUP BY over every mark: with a year of history that scan grew to seconds per run.
+    return (
+      this.root
         .selectFrom('markets as k')
         // CROSS JOIN: SQLite keeps the written order, so the markets drive (its planner would scan every mark).
         .crossJoin('marks as m')
@@ -450,11 +475,8 @@ export class SqlStore implements Store {
               .whereRef('x.market_id', '=', 'k.market_id'),
           ),
         )
-        .leftJoin('content as r', 'r.content_id', 'm.raw_payload_id')
-        .select(['m.mark_id', ...MARK_SELECT, 'r.body as raw_body'])
-        .orderBy('k.market_id');
-      return this.joinMarks(await this.rowArrays(query), true);
-    });
+        .orderBy('k.market_id')
+    );
   }
 
   async markDates(limit?: number): Promise<string[]> {

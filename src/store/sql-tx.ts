@@ -21,7 +21,7 @@ import { MARK_COLUMN_NAMES, type MarkRow, splitMarks } from './mark-codec.ts';
 import { EVENT_LAYOUT, MARKET_LAYOUT, partColumn, splitRecord } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
 import type { StoreDatabase } from './tables.ts';
-import type { IdKind, StoreEngine, StoreTx } from './types.ts';
+import type { IdKind, KeptRawPayloads, StoreEngine, StoreTx } from './types.ts';
 
 /** A native key needing more salted attempts than this means `makeId` is broken, not unlucky. */
 const MAX_ID_ATTEMPTS = 100;
@@ -52,14 +52,24 @@ const MARK_VALUE_COLUMNS = MARK_COLUMN_NAMES.filter((c) => c !== 'market_id' && 
 
 /**
  * Marks as rows, their raw payloads and provenance interned in `content` (one lookup per chunk: provenance is
- * shared by thousands of marks and found in the transaction's cache after the first).
+ * shared by thousands of marks and found in the transaction's cache after the first). A mark in `keep` keeps the
+ * raw payload stored under its content id: its own must be null (a mark carries one payload or the other).
  */
-export async function markRows(content: ContentWriter, marks: readonly NewMark[]): Promise<MarkRow[]> {
+export async function markRows(
+  content: ContentWriter,
+  marks: readonly NewMark[],
+  keep?: KeptRawPayloads,
+): Promise<MarkRow[]> {
   const split = splitMarks(marks);
+  const kept = marks.map((mark) => keep?.rawPayloadIds.get(mark) ?? null);
+  kept.forEach((id, i) => {
+    if (id !== null && split[i]?.raw !== null)
+      throw new Error(`mark ${marks[i]?.market_id}: a kept raw payload and one of its own`);
+  });
   const ids = await content.intern(split.flatMap((s) => [s.raw, s.provenance]));
   return split.map((s, i) => ({
     ...s.row,
-    raw_payload_id: ids[2 * i] ?? null,
+    raw_payload_id: kept[i] ?? ids[2 * i] ?? null,
     field_provenance_id: ids[2 * i + 1] ?? null,
   }));
 }
@@ -206,18 +216,39 @@ export class SqlTx implements StoreTx {
     return rows.length;
   }
 
-  async upsertMarks(marks: readonly NewMark[]): Promise<void> {
+  async upsertMarks(marks: readonly NewMark[], keep?: KeptRawPayloads): Promise<void> {
     const unique = lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`);
     for (const chunk of chunksFor(this.ctx.engine, unique, MARK_COLUMN_NAMES.length)) {
       await this.db
         .insertInto('marks')
-        .values(await markRows(this.content, chunk))
+        .values(await markRows(this.content, chunk, keep))
         .onConflict((oc) =>
           oc
             .columns(['market_id', 'snapshot_date'])
             .doUpdateSet((eb) => Object.fromEntries(MARK_VALUE_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
         )
         .execute();
+    }
+    if (keep !== undefined && keep.rawPayloadIds.size > 0) await this.checkKept(new Set(keep.rawPayloadIds.values()));
+  }
+
+  /**
+   * Every kept content row is still there (nothing collects content between a run's read and its publish: one run
+   * writes at a time, and a collection removes only rows nothing references). Checked all the same, inside the
+   * write: a dangling id would lose a raw payload for good, so the write fails instead.
+   */
+  private async checkKept(ids: ReadonlySet<number>): Promise<void> {
+    let found = 0;
+    for (const chunk of chunksFor(this.ctx.engine, [...ids], 1)) {
+      const row = await this.db
+        .selectFrom('content')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('content_id', 'in', chunk)
+        .executeTakeFirst();
+      found += Number(row?.n ?? 0);
+    }
+    if (found !== ids.size) {
+      throw new Error(`${ids.size - found} of the raw payloads kept by content id are no longer stored`);
     }
   }
 

@@ -122,6 +122,11 @@ export interface ApiKeyRecord {
   created_at: string;
 }
 
+/** Marks written with a stored raw payload kept by content id (`StoreTx.upsertMarks`). */
+export interface KeptRawPayloads {
+  rawPayloadIds: ReadonlyMap<NewMark, number>;
+}
+
 /** Everything one pipeline run writes, applied in a single transaction. */
 export interface RunWrite {
   events: Event[];
@@ -138,8 +143,12 @@ export interface StoreTx {
   appendLog(entries: readonly NewResolutionLogEntry[]): Promise<number>;
   /** appendLog that returns the entries as stored, each with the log_id it was given, in input order. */
   appendLogEntries(entries: readonly NewResolutionLogEntry[]): Promise<ResolutionLogEntry[]>;
-  /** Upsert on (market_id, snapshot_date). */
-  upsertMarks(marks: readonly NewMark[]): Promise<void>;
+  /**
+   * Upsert on (market_id, snapshot_date). A mark in `keep.rawPayloadIds` (its raw_payload null) keeps the stored
+   * raw payload of that content id (`latestMarkFacts`) instead of one serialized from the mark; the write fails when
+   * such a content row is gone.
+   */
+  upsertMarks(marks: readonly NewMark[], keep?: KeptRawPayloads): Promise<void>;
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void>;
   /** Stages history marks of run `runId` (upsert on market and date); nothing reads them but the run itself. */
   stageMarks(runId: number, marks: readonly NewMark[]): Promise<void>;
@@ -236,6 +245,12 @@ export interface Store extends StoreTx {
   listMarks(query?: MarkQuery): Promise<Mark[]>;
   /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
   latestMarks(): Promise<Mark[]>;
+  /**
+   * latestMarks without the raw payloads read: each mark's facts and the content id its raw payload is kept under
+   * (null: none), so that a mark of the same quote can keep it (`upsertMarks`' `keep`) without it being read,
+   * serialized and hashed again (issue 18: a refresh re-times most of its marks).
+   */
+  latestMarkFacts(): Promise<{ mark: MarkFacts; rawPayloadId: number | null }[]>;
   /** Distinct snapshot dates, newest first. */
   markDates(limit?: number): Promise<string[]>;
   /** Ordered by date, then the order they were given to replaceCatalysts. */

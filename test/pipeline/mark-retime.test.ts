@@ -1,4 +1,5 @@
-// A mark re-timed from the last run's mark of an unchanged quote equals the mark the quote itself gives at the new clock.
+// A mark re-timed from the last run's mark of an unchanged quote equals the mark the quote itself gives at the new clock,
+// but for its raw payload, which the run keeps where the store holds it (by content id: run.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Mark } from '../../src/domain/index.ts';
@@ -49,9 +50,10 @@ describe('retimeMark', () => {
           const market = makeMarket({ contract_type: contract as 'binary' });
           const t2 = new Date(Date.parse(T1) + hours * 3_600_000).toISOString();
           const previous: Mark = { mark_id: 7, ...markFromQuote(market, quote, { now: T1, primaryPrice }) };
-          // Through JSON, as a stored mark comes back.
-          const stored = JSON.parse(JSON.stringify(previous)) as Mark;
-          const expected = JSON.parse(JSON.stringify(markFromQuote(market, quote, { now: t2, primaryPrice })));
+          // Through JSON, as a stored mark comes back, and without its raw payload (latestMarkFacts).
+          const { raw_payload: _raw, ...stored } = JSON.parse(JSON.stringify(previous)) as Mark;
+          const direct = markFromQuote(market, quote, { now: t2, primaryPrice });
+          const expected = JSON.parse(JSON.stringify({ ...direct, raw_payload: null }));
           expect(JSON.parse(JSON.stringify(retimeMark(market, stored, t2, primaryPrice)))).toEqual(expected);
         },
       ),
@@ -82,7 +84,35 @@ describe('retimeMark', () => {
     const previous: Mark = { mark_id: 1, ...markFromQuote(market, quote, { now: T1, primaryPrice: null }) };
     const retimed = retimeMark(market, previous, t2, null);
     const direct = markFromQuote(market, quote, { now: t2, primaryPrice: null });
-    expect(JSON.stringify(retimed)).toBe(JSON.stringify(direct));
+    expect(JSON.stringify(retimed)).toBe(JSON.stringify({ ...direct, raw_payload: null }));
     expect(retimed.source_updated_at).toBe(t2);
+  });
+
+  it("shares the previous mark's provenance object when it is unchanged, and builds a new one when it is not", () => {
+    const market = makeMarket();
+    const quote: QuoteInput = {
+      yes_bid: 0.5,
+      yes_ask: 0.52,
+      no_bid: null,
+      no_ask: null,
+      yes_bid_size_usd: null,
+      yes_ask_size_usd: null,
+      no_bid_size_usd: null,
+      no_ask_size_usd: null,
+      last_price: 0.51,
+      volume_24h_usd: 10,
+      volume_total_usd: 100,
+      open_interest_usd: null,
+      source_updated_at: '2026-03-01T11:00:00.000Z',
+      provenance: { yes_bid: { source: 'platform_api' } },
+      raw: { a: 1 },
+    };
+    const { raw_payload: _raw, ...previous } = markFromQuote(market, quote, { now: T1, primaryPrice: null });
+    const stored = { mark_id: 3, ...previous, field_provenance: Object.freeze({ ...previous.field_provenance }) };
+    expect(retimeMark(market, stored, '2026-03-01T15:00:00.000Z', null).field_provenance).toBe(stored.field_provenance);
+    // A scalar market's implied probability has another provenance note: a new object, not the stored one.
+    const scalar = retimeMark(makeMarket({ contract_type: 'scalar' }), stored, '2026-03-01T15:00:00.000Z', null);
+    expect(scalar.field_provenance).not.toBe(stored.field_provenance);
+    expect(scalar.field_provenance.implied_probability?.note).toMatch(/scalar/);
   });
 });

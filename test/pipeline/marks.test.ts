@@ -137,6 +137,13 @@ describe('carry-forward', () => {
     expect(MarkSchema.omit({ mark_id: true }).parse(carried)).toEqual(carried);
   });
 
+  it('writes the key order of a fresh mark from a latest mark read without its raw payload', () => {
+    const { raw_payload: _raw, ...facts } = yesterday;
+    const fresh = markFromQuote(market, quote(), { now: NOW, primaryPrice: null });
+    expect(Object.keys(carryForwardMark(facts, NOW))).toEqual(Object.keys(fresh));
+    expect(carryForwardMark(facts, NOW)).toEqual(carryForwardMark(yesterday, NOW));
+  });
+
   it('never invents a mark for a market without one, and never replaces a mark already taken today', () => {
     const other = makeMarket({ native: 'KXOTHER-1' });
     const today: Mark = {

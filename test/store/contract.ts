@@ -204,6 +204,43 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
       expect(await store.markDates(2)).toEqual(['2026-03-03', '2026-03-02']);
     });
 
+    it('marks: latestMarkFacts is latestMarks without the raw payloads, which a later mark keeps by content id', async () => {
+      await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
+      await store.upsertMarks([makeMark(0, '2026-03-01'), makeMark(1, '2026-03-01', { raw_payload: null })]);
+      const facts = await store.latestMarkFacts();
+      expect(facts.map((f) => f.mark)).toEqual((await store.latestMarks()).map(({ raw_payload: _r, ...m }) => m));
+      const byMarket = new Map(facts.map((f) => [f.mark.market_id, f]));
+      const kept = byMarket.get(marketId(0))?.rawPayloadId;
+      expect(kept).toEqual(expect.any(Number));
+      expect(byMarket.get(marketId(1))?.rawPayloadId).toBeNull();
+
+      // A later day's mark and a rewrite of the same day both keep the stored payload.
+      const nextDay = makeMark(0, '2026-03-02', { raw_payload: null, yes_bid: 0.85 });
+      const sameDay = makeMark(0, '2026-03-01', { raw_payload: null, snapshot_at: '2026-03-01T11:00:00Z' });
+      await store.upsertMarks([nextDay, sameDay], {
+        rawPayloadIds: new Map([
+          [nextDay, kept as number],
+          [sameDay, kept as number],
+        ]),
+      });
+      const read = await store.listMarks({ marketIds: [marketId(0)] });
+      expect(read.map((m) => [m.snapshot_date, m.snapshot_at, m.yes_bid, m.raw_payload])).toEqual([
+        ['2026-03-01', '2026-03-01T11:00:00Z', 0.86, makeMark(0).raw_payload],
+        ['2026-03-02', '2026-03-02T10:00:00Z', 0.85, makeMark(0).raw_payload],
+      ]);
+
+      // A mark carries one payload or the other; a kept id that is not stored fails the write, which writes nothing.
+      const both = makeMark(0, '2026-03-03');
+      await expect(store.upsertMarks([both], { rawPayloadIds: new Map([[both, kept as number]]) })).rejects.toThrow(
+        /a kept raw payload and one of its own/,
+      );
+      const gone = makeMark(1, '2026-03-03', { raw_payload: null });
+      await expect(
+        store.upsertMarks([gone], { rawPayloadIds: new Map([[gone, (kept as number) + 1_000_000]]) }),
+      ).rejects.toThrow(/1 of the raw payloads kept by content id are no longer stored/);
+      expect(await store.listMarks({ snapshotDates: ['2026-03-03'] })).toEqual([]);
+    });
+
     it('marks: until bounds the dates; withoutRaw reads the same marks without their raw payload', async () => {
       await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
       const raw = { ticker: 'X', yes_bid: 41 };
