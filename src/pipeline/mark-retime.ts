@@ -53,3 +53,27 @@ export function retimeMark(market: Market, previous: MarkFacts, now: string, pri
     : mark.field_provenance;
   return { ...mark, raw_payload: null, field_provenance: provenance };
 }
+
+/** What a re-timed mark may change of its previous mark, besides what the store keeps (raw payload, id). */
+const MOVING = new Set([
+  'mark_id',
+  'snapshot_at',
+  'source_updated_at',
+  'stale_flag',
+  'hours_since_source_update',
+  'raw_payload',
+  'field_provenance',
+]);
+
+/**
+ * True when `mark` (retimeMark's) is `previous` moved to a later time of the same day: the same date, the same
+ * provenance object (retimeMark shares it when equal), and every other field equal but the time fields. The store
+ * may then rewrite only its time columns (`StoreTx.retimeMarks`).
+ */
+export function movedInDay(mark: NewMark, previous: MarkFacts): boolean {
+  return (
+    mark.snapshot_date === previous.snapshot_date &&
+    mark.field_provenance === previous.field_provenance &&
+    sameRecord(mark, previous, MOVING)
+  );
+}

@@ -53,7 +53,7 @@ import {
   usableState,
   versionFor,
 } from './incremental.ts';
-import { retimeMark } from './mark-retime.ts';
+import { movedInDay, retimeMark } from './mark-retime.ts';
 import { carryForwardMarks, markFromQuote, utcDate } from './marks.ts';
 import { normalizeVenue, pullVenue, type VenueOutcome, type VenuePullOptions } from './pull-stage.ts';
 import { startStageMeter } from './stage-meter.ts';
@@ -163,10 +163,11 @@ function todaysMarks(
     rawPayloadIds: ReadonlyMap<string, number | null>;
     now: string;
   },
-): { marks: NewMark[]; kept: Map<NewMark, number> } {
+): { marks: NewMark[]; kept: Map<NewMark, number>; moved: Set<NewMark> } {
   const { now } = ctx;
   const out: NewMark[] = [];
   const kept = new Map<NewMark, number>();
+  const moved = new Set<NewMark>();
   for (const item of items) {
     if (item.normalized) {
       const n = item.normalized;
@@ -192,11 +193,13 @@ function todaysMarks(
         // The same quote, the same raw payload: kept where the store holds it (read without it: latestMarkFacts).
         const rawId = ctx.rawPayloadIds.get(id) ?? null;
         if (rawId !== null) kept.set(mark, rawId);
+        // A later hour of the same day: only its time fields change, and the store moves them in place.
+        if (movedInDay(mark, previous)) moved.add(mark);
         out.push(mark);
       }
     }
   }
-  return { marks: out, kept };
+  return { marks: out, kept, moved };
 }
 
 /**
@@ -433,6 +436,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     const fresh = todaysMarks(items, derivedEvents, { storedMarkets, latest, rawPayloadIds, now });
     const marks = fresh.marks.filter((m) => kept.has(m.market_id));
     const keptRaw = { rawPayloadIds: fresh.kept };
+    const movedInPlace = fresh.moved;
     rawPayloadIds.clear();
     const pulledEvents = items.length;
     // The pulled pages and the normalized events are garbage from here on (a quarter of a run's live heap on the
@@ -617,7 +621,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         await meter.partAsync('publish.events', () => tx.upsertEvents(events));
         await meter.partAsync('publish.markets', () => tx.upsertMarkets(markets));
         const logged = await tx.appendLogEntries(logEntries);
-        await meter.partAsync('publish.marks', () => tx.upsertMarks(allMarks, keptRaw));
+        await meter.partAsync('publish.marks', async () => {
+          // Today's marks of unchanged quotes move in place (their time columns only); the rest are upserted.
+          const left = await tx.retimeMarks(allMarks.filter((m) => movedInPlace.has(m)));
+          await tx.upsertMarks([...allMarks.filter((m) => !movedInPlace.has(m)), ...left], keptRaw);
+        });
         await tx.publishStagedMarks(runId);
         // Hourly detail (issue 20): this hour's changed quotes, and the hours past retention dropped, with the run.
         const hourly = { retention_days: retentionDays, rows: 0, pruned: 0 };

@@ -298,6 +298,36 @@ export function splitMark(mark: NewMark, texts?: WeakMap<object, string>): Split
   return { row, raw, provenance };
 }
 
+/** The columns a mark's time fields are stored in (StoreTx.retimeMarks rewrites only these). */
+export type MarkTimeColumns = Pick<
+  MarkRow,
+  'snapshot_offset_ms' | 'source_lag_ms' | 'stale_flag' | 'hours_since_source_update'
+>;
+
+/**
+ * What splitMark stores for a mark's time fields (snapshot_at, source_updated_at, stale_flag,
+ * hours_since_source_update), or null unless the whole mark splits without `overflow` as far as its keys and its
+ * time fields tell: its keys exactly MarkSchema's, in order, and each time field stored in its column.
+ */
+export function markTimeColumns(mark: NewMark): MarkTimeColumns | null {
+  const keys = Object.keys(mark);
+  if (keys.length !== CANONICAL_KEYS.length || keys.some((key, i) => key !== CANONICAL_KEYS[i])) return null;
+  const snapshotMs = canonicalMs(mark.snapshot_at);
+  const dayMs = typeof mark.snapshot_date === 'string' ? dayStartMs(mark.snapshot_date) : undefined;
+  const sourceMs = canonicalMs(mark.source_updated_at);
+  if (snapshotMs === undefined || dayMs === undefined || sourceMs === undefined) return null;
+  if (typeof mark.stale_flag !== 'boolean') return null;
+  const hours = mark.hours_since_source_update;
+  const storedHours = typeof hours === 'number' ? encodeScaled(hours, HOURS) : hours === null ? null : undefined;
+  if (storedHours === undefined) return null;
+  return {
+    snapshot_offset_ms: snapshotMs - dayMs,
+    source_lag_ms: snapshotMs - sourceMs,
+    stale_flag: mark.stale_flag ? 1 : 0,
+    hours_since_source_update: storedHours,
+  };
+}
+
 /**
  * JSON text of a value, null when it has none (undefined, a function). `texts` remembers objects already
  * serialized: the pipeline hands thousands of marks one provenance object (history-marks.ts), and one batch is

@@ -235,6 +235,9 @@ export class SqlStore implements Store {
   appendLog(entries: readonly NewResolutionLogEntry[]): Promise<number> {
     return this.transaction((tx) => tx.appendLog(entries));
   }
+  retimeMarks(marks: readonly NewMark[]): Promise<NewMark[]> {
+    return this.transaction((tx) => tx.retimeMarks(marks));
+  }
   upsertMarks(marks: readonly NewMark[], keep?: KeptRawPayloads): Promise<void> {
     return this.transaction((tx) => tx.upsertMarks(marks, keep));
   }

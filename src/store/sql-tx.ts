@@ -17,7 +17,7 @@ import type {
 } from '../domain/index.ts';
 import { ContentWriter } from './content-store.ts';
 import { HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyRowOf } from './hourly-codec.ts';
-import { MARK_COLUMN_NAMES, type MarkRow, splitMarks } from './mark-codec.ts';
+import { MARK_COLUMN_NAMES, type MarkRow, type MarkTimeColumns, markTimeColumns, splitMarks } from './mark-codec.ts';
 import { EVENT_LAYOUT, MARKET_LAYOUT, partColumn, splitRecord } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
 import type { StoreDatabase } from './tables.ts';
@@ -250,6 +250,36 @@ export class SqlTx implements StoreTx {
     if (found !== ids.size) {
       throw new Error(`${ids.size - found} of the raw payloads kept by content id are no longer stored`);
     }
+  }
+
+  async retimeMarks(marks: readonly NewMark[]): Promise<NewMark[]> {
+    const left: NewMark[] = [];
+    const movable: { mark: NewMark; time: MarkTimeColumns }[] = [];
+    for (const mark of lastPerKey(marks, (m) => `${m.market_id}|${m.snapshot_date}`)) {
+      const time = markTimeColumns(mark);
+      if (time === null) left.push(mark);
+      else movable.push({ mark, time });
+    }
+    for (const chunk of chunksFor(this.ctx.engine, movable, 6)) {
+      // One statement per chunk: the new times as a VALUES list joined to the stored rows (typed by CASTs, which
+      // PostgreSQL needs for parameters in VALUES). A row stored with overflow is left alone (its time fields may
+      // live there): its mark is upserted instead.
+      const values = sql.join(
+        chunk.map(
+          ({ mark, time }) =>
+            sql`(${mark.market_id}, ${mark.snapshot_date}, CAST(${time.snapshot_offset_ms} AS bigint), CAST(${time.source_lag_ms} AS bigint), CAST(${time.stale_flag} AS smallint), CAST(${time.hours_since_source_update} AS double precision))`,
+        ),
+      );
+      const { rows } = await sql<{ market_id: string; snapshot_date: string }>`
+        WITH v(market_id, snapshot_date, o, l, s, h) AS (VALUES ${values})
+        UPDATE marks SET snapshot_offset_ms = v.o, source_lag_ms = v.l, stale_flag = v.s, hours_since_source_update = v.h
+        FROM v
+        WHERE marks.market_id = v.market_id AND marks.snapshot_date = v.snapshot_date AND marks.overflow IS NULL
+        RETURNING marks.market_id, marks.snapshot_date`.execute(this.db);
+      const moved = new Set(rows.map((r) => `${r.market_id}|${r.snapshot_date}`));
+      for (const { mark } of chunk) if (!moved.has(`${mark.market_id}|${mark.snapshot_date}`)) left.push(mark);
+    }
+    return left;
   }
 
   async stageMarks(runId: number, marks: readonly NewMark[]): Promise<void> {

@@ -149,6 +149,15 @@ export interface StoreTx {
    * such a content row is gone.
    */
   upsertMarks(marks: readonly NewMark[], keep?: KeptRawPayloads): Promise<void>;
+  /**
+   * Moves stored marks to a later time of their own day in place (issue 18: an hourly refresh re-times most of today's
+   * marks): each given mark's time fields (snapshot_at, source_updated_at, stale_flag, hours_since_source_update)
+   * replace those of the stored mark of its market and date; nothing else of the row is written. Only for a mark equal
+   * to the stored one in every other field (its raw payload the stored one): the caller's check (run.ts). Returns the
+   * marks it did not move (no stored mark that day, a stored row or a mark with fields outside the typed columns), for
+   * `upsertMarks`.
+   */
+  retimeMarks(marks: readonly NewMark[]): Promise<NewMark[]>;
   replaceCatalysts(catalysts: readonly Catalyst[]): Promise<void>;
   /** Stages history marks of run `runId` (upsert on market and date); nothing reads them but the run itself. */
   stageMarks(runId: number, marks: readonly NewMark[]): Promise<void>;

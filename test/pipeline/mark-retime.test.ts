@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Mark } from '../../src/domain/index.ts';
-import { retimeMark } from '../../src/pipeline/mark-retime.ts';
+import { movedInDay, retimeMark } from '../../src/pipeline/mark-retime.ts';
 import { markFromQuote, type QuoteInput } from '../../src/pipeline/marks.ts';
 import { makeMarket } from '../support/records.ts';
 
@@ -114,5 +114,35 @@ describe('retimeMark', () => {
     const scalar = retimeMark(makeMarket({ contract_type: 'scalar' }), stored, '2026-03-01T15:00:00.000Z', null);
     expect(scalar.field_provenance).not.toBe(stored.field_provenance);
     expect(scalar.field_provenance.implied_probability?.note).toMatch(/scalar/);
+  });
+
+  it('says a re-timed mark moved within its day only when nothing but its time fields changed', () => {
+    const market = makeMarket();
+    const quote: QuoteInput = {
+      yes_bid: 0.5,
+      yes_ask: 0.52,
+      no_bid: null,
+      no_ask: null,
+      yes_bid_size_usd: null,
+      yes_ask_size_usd: null,
+      no_bid_size_usd: null,
+      no_ask_size_usd: null,
+      last_price: 0.51,
+      volume_24h_usd: 10,
+      volume_total_usd: 100,
+      open_interest_usd: null,
+      source_updated_at: '2026-03-01T11:00:00.000Z',
+      provenance: { yes_bid: { source: 'platform_api' } },
+      raw: { a: 1 },
+    };
+    const { raw_payload: _raw, ...facts } = markFromQuote(market, quote, { now: T1, primaryPrice: 0.4 });
+    const previous = { mark_id: 9, ...facts };
+    const later = retimeMark(market, previous, '2026-03-01T18:00:00.000Z', 0.4);
+    expect(later.stale_flag).toBe(true);
+    expect(movedInDay(later, previous)).toBe(true);
+    // Another day, another primary price (divergence moves), another provenance object: not a move in place.
+    expect(movedInDay(retimeMark(market, previous, '2026-03-02T01:00:00.000Z', 0.4), previous)).toBe(false);
+    expect(movedInDay(retimeMark(market, previous, '2026-03-01T18:00:00.000Z', 0.3), previous)).toBe(false);
+    expect(movedInDay({ ...later, field_provenance: { ...later.field_provenance } }, previous)).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import {
   joinMarkValues,
   MARK_COLUMN_NAMES,
   type MarkRow,
+  markTimeColumns,
   splitMark,
 } from '../../src/store/mark-codec.ts';
 import { joinRecord, MARKET_LAYOUT, splitRecord } from '../../src/store/record-codec.ts';
@@ -150,6 +151,59 @@ describe('mark codec', () => {
       stale_flag: 0,
     });
     expect(splitMark(oddMarks()[1] as NewMark).row.overflow).not.toBeNull();
+  });
+
+  it('gives the time columns splitMark stores, for marks with MarkSchema keys in order and times in their columns', () => {
+    const TIME = ['snapshot_offset_ms', 'source_lag_ms', 'stale_flag', 'hours_since_source_update'] as const;
+    // Any mark (few have MarkSchema's keys in order), and marks that do, at any times of their day.
+    const canonicalArb = fc
+      .record({
+        offset: fc.integer({ min: 0, max: 86_399_999 }),
+        lag: fc.integer({ min: 0, max: 10 * 86_400_000 }),
+        stale: fc.boolean(),
+        hours: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1e4, noNaN: true })),
+      })
+      .map(({ offset, lag, stale, hours }) => {
+        const at = Date.parse('2026-03-01T00:00:00.000Z') + offset;
+        return makeMark(0, '2026-03-01', {
+          snapshot_at: new Date(at).toISOString(),
+          source_updated_at: new Date(at - lag).toISOString(),
+          stale_flag: stale,
+          hours_since_source_update: hours,
+        });
+      });
+    let given = 0;
+    fc.assert(
+      fc.property(fc.oneof(markArb, canonicalArb), (mark) => {
+        const time = markTimeColumns(mark);
+        if (time === null) return;
+        given++;
+        const { row } = splitMark(mark);
+        for (const column of TIME) expect(time[column]).toBe(row[column]);
+        // The time fields did not go to overflow (what does is another field's business: the stored row's).
+        const spilled = row.overflow === null ? [] : Object.keys((JSON.parse(row.overflow) as { v: object }).v);
+        expect(
+          spilled.filter((k) =>
+            ['snapshot_at', 'source_updated_at', 'stale_flag', 'hours_since_source_update'].includes(k),
+          ),
+        ).toEqual([]);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(given).toBeGreaterThan(500);
+    const canonical = makeMark(0, '2026-03-01', {
+      snapshot_at: '2026-03-01T23:00:00.000Z',
+      source_updated_at: '2026-03-01T22:58:30.000Z',
+    });
+    expect(markTimeColumns(canonical)).toEqual({
+      snapshot_offset_ms: 23 * 3_600_000,
+      source_lag_ms: 90_000,
+      stale_flag: 0,
+      hours_since_source_update: 250,
+    });
+    expect(markTimeColumns({ ...canonical, snapshot_at: '2026-03-01T23:00:00Z' })).toBeNull();
+    expect(markTimeColumns({ ...canonical, source_updated_at: null as unknown as string })).toBeNull();
+    for (const mark of oddMarks()) if (markTimeColumns(mark) !== null) expect(splitMark(mark).row.overflow).toBeNull();
   });
 
   it('stores a number scaled exactly when it is exact at its scale, raw otherwise, else not at all', () => {

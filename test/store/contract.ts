@@ -6,7 +6,14 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MARK_FIGURE_FIELDS, type Mark, type Market, MarketSchema, marketIdFor } from '../../src/domain/index.ts';
+import {
+  MARK_FIGURE_FIELDS,
+  type Mark,
+  type Market,
+  MarketSchema,
+  marketIdFor,
+  type NewMark,
+} from '../../src/domain/index.ts';
 import { MIGRATIONS, type SqlStore } from '../../src/store/index.ts';
 import { oddMarks, typedStorageContract } from './contract-typed.ts';
 import {
@@ -239,6 +246,39 @@ export function runStoreContract({ name, newStore }: StoreContractOptions): void
         store.upsertMarks([gone], { rawPayloadIds: new Map([[gone, (kept as number) + 1_000_000]]) }),
       ).rejects.toThrow(/1 of the raw payloads kept by content id are no longer stored/);
       expect(await store.listMarks({ snapshotDates: ['2026-03-03'] })).toEqual([]);
+    });
+
+    it('marks: retimeMarks moves stored marks of the same day in place, and returns the marks it cannot move', async () => {
+      await store.upsertMarkets([makeMarket(0), makeMarket(1), makeMarket(2)]);
+      const at = (h: number) => `2026-03-01T${String(h).padStart(2, '0')}:00:00.000Z`;
+      const first = (n: number) =>
+        makeMark(n, '2026-03-01', { snapshot_at: at(10), source_updated_at: at(9), hours_since_source_update: 1 });
+      // Market 2's stored mark keeps a time outside the typed columns (its snapshot_at in overflow).
+      const odd = makeMark(2, '2026-03-01', { snapshot_at: '2026-03-01T10:00:00+00:00', source_updated_at: at(9) });
+      await store.upsertMarks([first(0), first(1), odd]);
+      const stored = new Map((await store.listMarks()).map((m) => [m.market_id, m]));
+      const later = (n: number) => ({
+        ...first(n),
+        snapshot_at: at(15),
+        hours_since_source_update: 6,
+        stale_flag: true,
+      });
+      const moved = [later(0), later(1)];
+      const elsewhere = makeMark(1, '2026-03-02', { snapshot_at: '2026-03-02T01:00:00.000Z' });
+      const oddLater = { ...later(2) };
+      const left = await store.retimeMarks([...moved, elsewhere, oddLater]);
+      expect(left).toEqual([elsewhere, oddLater]);
+      for (const mark of moved) {
+        const [read] = await store.listMarks({ marketIds: [mark.market_id] });
+        // Its id and raw payload are the stored mark's; its time fields the new ones.
+        expect(read).toEqual({ ...mark, mark_id: stored.get(mark.market_id)?.mark_id });
+      }
+      expect((await store.listMarks({ marketIds: [marketId(2)] }))[0]?.snapshot_at).toBe('2026-03-01T10:00:00+00:00');
+      expect(await store.listMarks({ snapshotDates: ['2026-03-02'] })).toEqual([]);
+      // A mark whose keys are not MarkSchema's, in order, is not moved either.
+      const { source_count: count, ...rest } = later(0);
+      const reordered = { ...rest, source_count: count } as NewMark;
+      expect(await store.retimeMarks([reordered])).toEqual([reordered]);
     });
 
     it('marks: until bounds the dates; withoutRaw reads the same marks without their raw payload', async () => {
