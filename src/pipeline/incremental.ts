@@ -130,6 +130,19 @@ export interface IncrementalState {
   raw: Map<string, RawMemo>;
   /** event_id → editorial key. */
   editorial: Map<string, string>;
+  /**
+   * market_id → `rawPayloadHash` of the raw payload of the market's latest stored mark, for the markets whose latest
+   * mark that run (or one before it) wrote with a raw payload: a fresh mark of the same day with the same payload may
+   * then move in place (run.ts) without the stored payload being read.
+   */
+  rawPayloads: Map<string, string>;
+}
+
+/** A strong hash of a raw payload's JSON text (the text the store keeps as content). */
+export function rawPayloadHash(payload: unknown): string {
+  return createHash('sha1')
+    .update(JSON.stringify(payload) ?? '')
+    .digest('base64url');
 }
 
 const states = new WeakMap<Store, IncrementalState>();

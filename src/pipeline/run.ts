@@ -43,12 +43,19 @@ import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
 import { type BackfillSummary, type BackfillTarget, type BackfillVenue, backfillHistory } from './backfill.ts';
 import { changesOf, type MarketBefore, marketBefore } from './changes.ts';
 import { diffMarkets } from './diff.ts';
-import { type EditorialFunctions, markSummaries, runEditorialStage, type StageItem } from './editorial-stage.ts';
+import {
+  type EditorialFunctions,
+  markSummaries,
+  runEditorialStage,
+  type StageItem,
+  sameRecord,
+} from './editorial-stage.ts';
 import { hourlyMarksOf, hourlyPruneBefore } from './hourly-marks.ts';
 import {
   type IncrementalState,
   type RawMemo,
   rawMemoKey,
+  rawPayloadHash,
   recordState,
   usableState,
   versionFor,
@@ -150,9 +157,22 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
   return out;
 }
 
+/** Today's marks of a run and how the publish writes them. */
+interface TodaysMarks {
+  marks: NewMark[];
+  /** Re-timed marks that keep their previous mark's stored raw payload, by content id. */
+  kept: Map<NewMark, number>;
+  /** Marks equal to the stored mark of the same day but for their time fields: moved in place (`retimeMarks`). */
+  moved: Set<NewMark>;
+  /** market_id → hash of the raw payload of the mark this run writes (null: none, or not known), for the next run. */
+  rawPayloads: Map<string, string | null>;
+}
+
 /**
  * Today's fresh marks, in pull order: one per pulled market, from its quote (a normalized event) or re-timed
- * from the last run's mark of the same quote (a reused event: see mark-retime.ts).
+ * from the last run's mark of the same quote (a reused event: see mark-retime.ts). A mark from a quote that is the
+ * last run's own quote (the same raw payload by the memo's hash, the same day) is moved in place too, sharing its
+ * previous mark's provenance object when equal: most markets of an event that changed did not change themselves.
  */
 function todaysMarks(
   items: readonly StageItem[],
@@ -161,13 +181,18 @@ function todaysMarks(
     storedMarkets: ReadonlyMap<string, Market>;
     latest: ReadonlyMap<string, MarkFacts>;
     rawPayloadIds: ReadonlyMap<string, number | null>;
+    /** The usable memo's raw payload hashes (null: no memo to trust). */
+    lastRawPayloads: ReadonlyMap<string, string> | null;
+    /** Whether to hash raw payloads for the next run (a run that records no memo does not). */
+    hashing: boolean;
     now: string;
   },
-): { marks: NewMark[]; kept: Map<NewMark, number>; moved: Set<NewMark> } {
+): TodaysMarks {
   const { now } = ctx;
   const out: NewMark[] = [];
   const kept = new Map<NewMark, number>();
   const moved = new Set<NewMark>();
+  const rawPayloads = new Map<string, string | null>();
   for (const item of items) {
     if (item.normalized) {
       const n = item.normalized;
@@ -176,7 +201,20 @@ function todaysMarks(
       const primaryId = n.markets.length > 1 ? event.primary_market_id : null;
       const primary = primaryId === null ? undefined : n.markets.find((m) => m.market.market_id === primaryId);
       const primaryPrice = primary?.quote.last_price ?? null;
-      for (const m of n.markets) out.push(markFromQuote(m.market, m.quote, { now, primaryPrice }));
+      for (const m of n.markets) {
+        const id = m.market.market_id;
+        let mark = markFromQuote(m.market, m.quote, { now, primaryPrice });
+        const hash = mark.raw_payload === null || !ctx.hashing ? null : rawPayloadHash(mark.raw_payload);
+        rawPayloads.set(id, hash);
+        const previous = ctx.latest.get(id);
+        if (previous !== undefined && hash !== null && ctx.lastRawPayloads?.get(id) === hash) {
+          if (sameRecord(mark.field_provenance, previous.field_provenance))
+            mark = { ...mark, field_provenance: previous.field_provenance };
+          // The stored row already holds this raw payload (the memo's run wrote it): the move leaves it there.
+          if (movedInDay(mark, previous)) moved.add(mark);
+        }
+        out.push(mark);
+      }
     } else {
       const { eventId, marketIds, summaries } = item.reused;
       const event = derived.get(eventId);
@@ -193,13 +231,14 @@ function todaysMarks(
         // The same quote, the same raw payload: kept where the store holds it (read without it: latestMarkFacts).
         const rawId = ctx.rawPayloadIds.get(id) ?? null;
         if (rawId !== null) kept.set(mark, rawId);
+        rawPayloads.set(id, rawId === null ? null : (ctx.lastRawPayloads?.get(id) ?? null));
         // A later hour of the same day: only its time fields change, and the store moves them in place.
         if (movedInDay(mark, previous)) moved.add(mark);
         out.push(mark);
       }
     }
   }
-  return { marks: out, kept, moved };
+  return { marks: out, kept, moved, rawPayloads };
 }
 
 /**
@@ -433,7 +472,15 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
 
     const derivedEvents = new Map(stage.events.map((e) => [e.event_id, e]));
     const kept = new Set(stage.markets.map((m) => m.market_id));
-    const fresh = todaysMarks(items, derivedEvents, { storedMarkets, latest, rawPayloadIds, now });
+    const lastRawPayloads = memo !== null && Date.parse(now) >= Date.parse(memo.asOf) ? memo.rawPayloads : null;
+    const fresh = todaysMarks(items, derivedEvents, {
+      storedMarkets,
+      latest,
+      rawPayloadIds,
+      lastRawPayloads,
+      hashing: incremental,
+      now,
+    });
     const marks = fresh.marks.filter((m) => kept.has(m.market_id));
     const keptRaw = { rawPayloadIds: fresh.kept };
     const movedInPlace = fresh.moved;
@@ -479,6 +526,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       );
     }
     const allMarks = [...marks, ...carried];
+    // What the next run may know of the raw payloads this run leaves as each market's latest mark.
+    const rawPayloads = new Map<string, string | null>();
+    for (const m of marks) rawPayloads.set(m.market_id, fresh.rawPayloads.get(m.market_id) ?? null);
+    for (const m of carried) rawPayloads.set(m.market_id, null);
+    fresh.rawPayloads.clear();
 
     // What the later stages read of the stored catalog: the catalog as this run leaves it (the after-write stage's
     // input) and, for the change feed, each stored market (a slim copy of one the run replaced: `marketBefore`).
@@ -671,7 +723,10 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     );
     summary.generation = generation;
     if (incremental) {
-      recordState(store, nextState({ runId, generation, now, version, memo, outcomes: settled, stage, failedVenues }));
+      recordState(
+        store,
+        nextState({ runId, generation, now, version, memo, outcomes: settled, stage, failedVenues, rawPayloads }),
+      );
     }
     onProgress?.({ stage: 'publish', done: 1, total: 1 });
     logger.info(
@@ -729,6 +784,8 @@ function nextState(input: {
     editorialKeys: ReadonlyMap<string, string>;
   };
   failedVenues: ReadonlySet<Venue>;
+  /** market_id → raw payload hash of the mark this run wrote (null: none or not known). */
+  rawPayloads: ReadonlyMap<string, string | null>;
 }): IncrementalState {
   const failed = new Set(input.stage.failures.map((f) => f.event_id));
   const pulled = new Set(input.stage.events.map((e) => e.event_id));
@@ -749,6 +806,12 @@ function nextState(input: {
     }
   }
   for (const [id, key] of input.stage.editorialKeys) editorialKeys.set(id, key);
+  // A market this run wrote no mark for keeps the memo's hash: its latest mark is still the one that hash describes.
+  const rawPayloads = new Map(input.memo?.rawPayloads ?? []);
+  for (const [id, hash] of input.rawPayloads) {
+    if (hash === null) rawPayloads.delete(id);
+    else rawPayloads.set(id, hash);
+  }
   return {
     runId: input.runId,
     generation: input.generation,
@@ -756,6 +819,7 @@ function nextState(input: {
     version: input.version,
     raw,
     editorial: editorialKeys,
+    rawPayloads,
   };
 }
 

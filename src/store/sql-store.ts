@@ -24,7 +24,7 @@ import type {
 } from '../domain/index.ts';
 import { byMarkDateThenMarket } from '../domain/index.ts';
 import { unpackText } from './content-codec.ts';
-import { ContentReader, collectContent, readConsistently } from './content-store.ts';
+import { CONTENT_COLLECTION_EVERY, ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
 import { joinMarkFigures, joinMarkValues, MARK_COLUMN_NAMES, MARK_FIGURE_COLUMN_NAMES } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
@@ -816,8 +816,10 @@ export class SqlStore implements Store {
           throw new Error(`publishRun: run ${runId} is no longer running (aborted?): nothing of it is published`);
         }
         await trx.deleteFrom('staged_marks').where('run_id', '=', runId).execute();
-        // Content the run's upserts replaced (and any an aborted run staged) goes with the publish.
-        await collectContent(trx, this.engine);
+        // Content the run's upserts replaced (and any an aborted run staged) goes with a publish: the first, then
+        // every CONTENT_COLLECTION_EVERY-th (content-store.ts).
+        if (generation % CONTENT_COLLECTION_EVERY === 1 % CONTENT_COLLECTION_EVERY)
+          await collectContent(trx, this.engine);
         await beforeCommit?.();
         return { generation, written };
       }),
@@ -856,7 +858,8 @@ export class SqlStore implements Store {
   }
 
   /**
-   * Deletes content rows nothing references (content-store.ts); every publish does this as its last write.
+   * Deletes content rows nothing references (content-store.ts); a publish does this as its last write, the first and
+   * then every CONTENT_COLLECTION_EVERY-th.
    * Returns the rows deleted, or null when PostgreSQL content writers were active (the next publish collects).
    */
   collectContent(): Promise<number | null> {

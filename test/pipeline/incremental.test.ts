@@ -2,13 +2,14 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deriveEvent, linkAcrossVenues, type RepriceEventInput, repriceEvent } from '../../src/editorial/index.ts';
 import { afterWriteStage } from '../../src/pipeline/after-write.ts';
 import type { EditorialFunctions } from '../../src/pipeline/editorial-stage.ts';
 import { type RunPipelineOptions, runPipeline } from '../../src/pipeline/run.ts';
 import type { RunSummary } from '../../src/pipeline/types.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
+import { SqlTx } from '../../src/store/sql-tx.ts';
 import { startReplayServer } from '../../src/venues/index.ts';
 import { usePostgresDatabase } from '../store/pg-database.ts';
 import { DAY1, DAY1_AT, memoryLogger, tempStore, venueOptions } from './harness.ts';
@@ -197,6 +198,42 @@ describe('incremental runs', () => {
     expect(primary?.platform_market_id).toBe('PMCPI-26FEB-T2');
     expect(event?.updated_at).toBe(T2);
     expect(await served(inc)).toEqual(await served(full));
+  });
+
+  it("moves today's marks of a changed event's unchanged markets in place, as a full run stores them", async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    // One strike of the PMCPI-26FEB ladder moves its bid only: its last price, the event's primary and every other
+    // market's quote stay, and so their raw payloads (the memo's hashes) and their marks but for the time.
+    editMarket(after, 'venue_a', 'PMCPI-26FEB-T2', (m) => {
+      m.yes_bid_dollars = '0.0100';
+    });
+    const moved = vi.spyOn(SqlTx.prototype, 'retimeMarks');
+    try {
+      const { inc, full, summaries } = await incrementalAndFull([
+        { dir: before, at: T1 },
+        { dir: after, at: T2 },
+      ]);
+      // The event's raw input changed (it is normalized again); what deriveEvent reads did not (a bid).
+      expect(summaries[1]?.events).toMatchObject({ normalized: 1, derived: 0, repriced: 0 });
+      expect(await served(inc)).toEqual(await served(full));
+      const markets = await inc.listMarkets();
+      const changed = markets.find((m) => m.platform_market_id === 'PMCPI-26FEB-T2')?.market_id;
+      const siblings = markets.filter((m) => m.platform_event_id === 'PMCPI-26FEB' && m.market_id !== changed);
+      expect(siblings.length).toBeGreaterThan(0);
+      // Publishes in order: incremental T1, full T1, incremental T2, full T2. Only the incremental T2 moves marks:
+      // every market's but the changed one's (a full run reuses nothing and moves nothing).
+      const lists = moved.mock.calls.map(([marks]) => marks.map((m) => m.market_id).sort());
+      expect(lists.map((l) => l.length)).toEqual([0, 0, markets.length - 1, 0]);
+      expect(lists[2]).toEqual(
+        markets
+          .map((m) => m.market_id)
+          .filter((id) => id !== changed)
+          .sort(),
+      );
+    } finally {
+      moved.mockRestore();
+    }
   });
 
   it('derives an event whose quotes changed when the editorial functions cannot reprice', async () => {

@@ -212,7 +212,7 @@ export function typedStorageContract(engine: string, current: () => SqlStore): v
     );
   });
 
-  it('content no row references is collected: by each publish, or on demand', async () => {
+  it('content no row references is collected: by a publish (the first, then every 24th), or on demand', async () => {
     const store = current();
     await store.upsertMarkets([makeMarket(0), makeMarket(1)]);
     const shared = { ticker: 'SHARED', yes_bid: 50 };
@@ -254,12 +254,30 @@ export function typedStorageContract(engine: string, current: () => SqlStore): v
     // Market and mark provenance are referenced and stay.
     expect(await has(makeMark(0).field_provenance)).toBe(true);
     expect(await has(makeMarket(0).field_provenance)).toBe(true);
+    // The publishes between collections leave what they replaced; the 25th generation collects it.
+    const publish = async (ticker: string) => {
+      const next = await store.beginRun('replay', '2026-03-03T02:00:00.000Z', OWNER);
+      await store.publishRun(
+        next.run_id,
+        (tx) => tx.upsertMarks([makeMark(0, '2026-03-01', { raw_payload: { ticker } })]),
+        () => ({ status: 'ok', summary: {}, finishedAt: '2026-03-03T02:01:00.000Z' }),
+      );
+      await next.release();
+    };
+    for (let generation = 2; generation <= 24; generation++) await publish(`G${generation}`);
+    expect(await store.generation()).toBe(24);
+    expect(await has({ ticker: 'NEWER' })).toBe(true);
+    expect(await has({ ticker: 'G23' })).toBe(true);
+    await publish('G25');
+    expect(await has({ ticker: 'NEWER' })).toBe(false);
+    expect(await has({ ticker: 'G24' })).toBe(false);
+    expect(await has({ ticker: 'G25' })).toBe(true);
     const payloads = new Map(
       (await store.listMarks()).map((m) => [`${m.market_id}|${m.snapshot_date}`, m.raw_payload]),
     );
     expect(payloads).toEqual(
       new Map<string, unknown>([
-        [`${marketId(0)}|2026-03-01`, { ticker: 'NEWER' }],
+        [`${marketId(0)}|2026-03-01`, { ticker: 'G25' }],
         [`${marketId(0)}|2026-03-02`, shared],
         [`${marketId(1)}|2026-03-02`, null],
       ]),
