@@ -229,7 +229,12 @@ export class SqlTx implements StoreTx {
         )
         .execute();
     }
-    if (keep !== undefined && keep.rawPayloadIds.size > 0) await this.checkKept(new Set(keep.rawPayloadIds.values()));
+    const kept = new Set<number>();
+    for (const mark of unique) {
+      const id = keep?.rawPayloadIds.get(mark);
+      if (id !== undefined) kept.add(id);
+    }
+    if (kept.size > 0) await this.checkKept(kept);
   }
 
   /**

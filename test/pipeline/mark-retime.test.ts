@@ -38,6 +38,27 @@ const quoteArb: fc.Arbitrary<QuoteInput> = fc.record({
   raw: fc.constantFrom({ ticker: 'KXTEST-26-T1', yes_bid_dollars: '0.5100' }, 'not a record' as unknown as object),
 }) as fc.Arbitrary<QuoteInput>;
 
+/** One binary quote with a bid, an ask and a last price, updated by the venue at `updatedAt` (null: no time given). */
+function fixedQuote(updatedAt: string | null): QuoteInput {
+  return {
+    yes_bid: 0.5,
+    yes_ask: 0.52,
+    no_bid: null,
+    no_ask: null,
+    yes_bid_size_usd: null,
+    yes_ask_size_usd: null,
+    no_bid_size_usd: null,
+    no_ask_size_usd: null,
+    last_price: 0.51,
+    volume_24h_usd: 10,
+    volume_total_usd: 100,
+    open_interest_usd: null,
+    source_updated_at: updatedAt,
+    provenance: { yes_bid: { source: 'platform_api' } },
+    raw: { a: 1 },
+  };
+}
+
 describe('retimeMark', () => {
   it('gives what markFromQuote gives for the same quote at the later clock', () => {
     fc.assert(
@@ -63,23 +84,7 @@ describe('retimeMark', () => {
 
   it('keeps the field order markFromQuote writes', () => {
     const market = makeMarket();
-    const quote: QuoteInput = {
-      yes_bid: 0.5,
-      yes_ask: 0.52,
-      no_bid: null,
-      no_ask: null,
-      yes_bid_size_usd: null,
-      yes_ask_size_usd: null,
-      no_bid_size_usd: null,
-      no_ask_size_usd: null,
-      last_price: 0.51,
-      volume_24h_usd: 10,
-      volume_total_usd: 100,
-      open_interest_usd: null,
-      source_updated_at: null,
-      provenance: { yes_bid: { source: 'platform_api' } },
-      raw: { a: 1 },
-    };
+    const quote = fixedQuote(null);
     const t2 = '2026-03-01T15:00:00.000Z';
     const previous: Mark = { mark_id: 1, ...markFromQuote(market, quote, { now: T1, primaryPrice: null }) };
     const retimed = retimeMark(market, previous, t2, null);
@@ -90,23 +95,7 @@ describe('retimeMark', () => {
 
   it("shares the previous mark's provenance object when it is unchanged, and builds a new one when it is not", () => {
     const market = makeMarket();
-    const quote: QuoteInput = {
-      yes_bid: 0.5,
-      yes_ask: 0.52,
-      no_bid: null,
-      no_ask: null,
-      yes_bid_size_usd: null,
-      yes_ask_size_usd: null,
-      no_bid_size_usd: null,
-      no_ask_size_usd: null,
-      last_price: 0.51,
-      volume_24h_usd: 10,
-      volume_total_usd: 100,
-      open_interest_usd: null,
-      source_updated_at: '2026-03-01T11:00:00.000Z',
-      provenance: { yes_bid: { source: 'platform_api' } },
-      raw: { a: 1 },
-    };
+    const quote = fixedQuote('2026-03-01T11:00:00.000Z');
     const { raw_payload: _raw, ...previous } = markFromQuote(market, quote, { now: T1, primaryPrice: null });
     const stored = { mark_id: 3, ...previous, field_provenance: Object.freeze({ ...previous.field_provenance }) };
     expect(retimeMark(market, stored, '2026-03-01T15:00:00.000Z', null).field_provenance).toBe(stored.field_provenance);
@@ -118,23 +107,7 @@ describe('retimeMark', () => {
 
   it('says a re-timed mark moved within its day only when nothing but its time fields changed', () => {
     const market = makeMarket();
-    const quote: QuoteInput = {
-      yes_bid: 0.5,
-      yes_ask: 0.52,
-      no_bid: null,
-      no_ask: null,
-      yes_bid_size_usd: null,
-      yes_ask_size_usd: null,
-      no_bid_size_usd: null,
-      no_ask_size_usd: null,
-      last_price: 0.51,
-      volume_24h_usd: 10,
-      volume_total_usd: 100,
-      open_interest_usd: null,
-      source_updated_at: '2026-03-01T11:00:00.000Z',
-      provenance: { yes_bid: { source: 'platform_api' } },
-      raw: { a: 1 },
-    };
+    const quote = fixedQuote('2026-03-01T11:00:00.000Z');
     const { raw_payload: _raw, ...facts } = markFromQuote(market, quote, { now: T1, primaryPrice: 0.4 });
     const previous = { mark_id: 9, ...facts };
     const later = retimeMark(market, previous, '2026-03-01T18:00:00.000Z', 0.4);
