@@ -224,7 +224,14 @@ export async function measureFootprint(
   figures.latest_marks_ms = fig(
     round1(performance.now() - t),
     'ms',
-    'one Store.latestMarks() (the newest mark of every market: every pipeline run reads it), wall time',
+    'one Store.latestMarks() (the newest mark of every market, raw payloads read), wall time',
+  );
+  t = performance.now();
+  await store.latestMarkFacts();
+  figures.latest_mark_facts_ms = fig(
+    round1(performance.now() - t),
+    'ms',
+    'one Store.latestMarkFacts() (the newest mark of every market without its raw payload: every pipeline run reads it), wall time',
   );
   t = performance.now();
   await store.markDates();

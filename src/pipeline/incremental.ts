@@ -12,7 +12,9 @@
  *   `created_at` / `first_seen_at` — equal keys skip deriveEvent and the comparison. It is two hashes, the
  *   quotes apart from the rest (`quotesOnlyChanged`): when only the quotes differ, the stored records are
  *   repriced (editorial `repriceEvent`: the ladder distribution and primary market) instead of derived.
- * Both start with the code version (`codeVersion`): a hash of the code and data that shape the records.
+ * Both start with the code version (`codeVersion`): a hash of the code and data that shape the records. Beside them,
+ * per market, a SHA-1 of the raw payload of the mark the run left as its latest (`rawPayloads`): a fresh mark of the
+ * same day with the same payload is moved in place by the next run (run.ts `todaysMarks`, `StoreTx.retimeMarks`).
  *
  * What the editorial layer reads from `now`: nothing (it is passed in but no rule reads it: see
  * src/editorial/canon/canon-event.ts). Normalization reads it for the bookkeeping timestamps (left out of

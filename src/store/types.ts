@@ -252,10 +252,11 @@ export interface Store extends StoreTx {
   listMarks(query: MarkQuery & { figuresOnly: true }): Promise<MarkFigures[]>;
   listMarks(query: MarkQuery & { withoutRaw: true }): Promise<MarkFacts[]>;
   listMarks(query?: MarkQuery): Promise<Mark[]>;
-  /** The newest mark per market (for carry-forward and the read model), ordered by market_id. */
+  /** The newest mark per market, raw payload included, ordered by market_id. */
   latestMarks(): Promise<Mark[]>;
   /**
-   * latestMarks without the raw payloads read: each mark's facts and the content id its raw payload is kept under
+   * latestMarks without the raw payloads read (what a pipeline run reads: carry-forward, re-timed marks, the mark
+   * summaries): each mark's facts and the content id its raw payload is kept under
    * (null: none), so that a mark of the same quote can keep it (`upsertMarks`' `keep`) without it being read,
    * serialized and hashed again (issue 18: a refresh re-times most of its marks).
    */

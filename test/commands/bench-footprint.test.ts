@@ -276,6 +276,7 @@ describe('pmref bench --history --footprint', () => {
       'market_history_query_p50_ms',
       'market_history_query_p99_ms',
       'latest_marks_ms',
+      'latest_mark_facts_ms',
     ]) {
       expect(figures[key], key).toMatchObject({
         how: expect.any(String),
