@@ -7,10 +7,10 @@
  * id may be cached for the life of the process.
  *
  * **Garbage.** A row loses its last reference when a mark, market or event upsert replaces it (an hourly run
- * rewrites today's mark of each market whose quote changed, with a new raw payload), when a staged run is aborted, or when the publish
- * keeps a stored mark over a staged one. Such rows are collected by `collectContent`, which a publish runs as its
- * last write (the first publish, then every CONTENT_COLLECTION_EVERY-th): one statement deletes every row no table
- * references. Concurrency: a writer looks content up by
+ * rewrites today's mark of each market whose quote changed, with a new raw payload), when a staged run is aborted,
+ * or when the publish keeps a stored mark over a staged one. Such rows are collected by `collectContent`, which a
+ * publish runs as its last write (the first publish, then every CONTENT_COLLECTION_EVERY-th): one statement deletes
+ * every row no table references. Concurrency: a writer looks content up by
  * hash and may reuse a row found there; if a collection deleted that row before the writer's reference committed,
  * the reference would dangle. SQLite has one writer at a time and a write on a stale snapshot fails, so this cannot
  * happen there. On PostgreSQL every content writer holds a shared advisory lock (LOCK_CONTENT) until its

@@ -1,10 +1,11 @@
 // Every record of the recorded venue data is stored, out of scope with a reason, or rejected with a reason; no market is served open past its close, no event's resolved flag contradicts its markets, every UMA proposal and dispute is logged; and a second identical run changes nothing.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventListItem, MarketDetail } from '../../src/domain/index.ts';
 import type { RunSummary } from '../../src/pipeline/index.ts';
 import { buildReadModel } from '../../src/serve/read-model.ts';
 import type { Store } from '../../src/store/index.ts';
+import { SqlTx } from '../../src/store/sql-tx.ts';
 import { runOn, tempStore } from './harness.ts';
 
 const RUN_AT = '2026-09-01T12:00:00.000Z';
@@ -180,6 +181,38 @@ describe.skipIf(!present)('the recorded venue data through the replay server', (
     expect(again).toMatchObject({ log_entries: 0, markets_written: 0, events_written: 0 });
     expect(await store.listMarkets()).toEqual(markets);
     expect(await store.listLog()).toEqual(log);
+  });
+
+  it('stores on a refresh the marks a full run stores, most of them moved in place (their time columns only)', async () => {
+    // The suite's store refreshes incrementally at 13:30 (its memo from the 13:00 run); a second store runs the same
+    // recorded data in full at 12:00 and 13:30. Real venue payloads and update times go through the same-day move.
+    const moved = vi.spyOn(SqlTx.prototype, 'retimeMarks');
+    let given: number;
+    let handedBack: number;
+    try {
+      await runOn(store, REAL, '2026-09-01T13:30:00.000Z', { timeoutMs: 30_000 });
+      given = moved.mock.calls.reduce((n, [marks]) => n + marks.length, 0);
+      const results = await Promise.all(moved.mock.results.map((r) => r.value as Promise<unknown[]>));
+      handedBack = results.reduce((n, left) => n + left.length, 0);
+    } finally {
+      moved.mockRestore();
+    }
+    const full = await tempStore();
+    try {
+      await runOn(full.store, REAL, RUN_AT, { timeoutMs: 30_000, incremental: false });
+      await runOn(full.store, REAL, '2026-09-01T13:30:00.000Z', { timeoutMs: 30_000, incremental: false });
+      const withoutIds = async (s: Store) => (await s.listMarks()).map(({ mark_id: _id, ...m }) => m);
+      const marks = await withoutIds(store);
+      expect(marks).toEqual(await withoutIds(full.store));
+      const today = marks.filter((m) => m.snapshot_date === '2026-09-01');
+      console.info(
+        `real fixtures: a refresh moved ${given - handedBack} of ${today.length} of today's marks in place (${handedBack} handed back to the upsert)`,
+      );
+      expect(today.every((m) => m.snapshot_at === '2026-09-01T13:30:00.000Z')).toBe(true);
+      expect(given - handedBack).toBeGreaterThan(today.length / 2);
+    } finally {
+      await full.dispose();
+    }
   });
 
   it('writes nothing when every event is derived again: each derived market stands as its stored record', async () => {
