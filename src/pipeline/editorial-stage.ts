@@ -9,7 +9,7 @@ import type { Event, Market, MarkFacts } from '../domain/index.ts';
 import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } from '../editorial/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
-import { screensFor } from './screens.ts';
+import { screensFor, screensStand } from './screens.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
 
@@ -157,6 +157,20 @@ export interface EditorialStageResult {
   reused: number;
   /** Events whose quotes alone changed: their stored records were repriced (`repriceEvent`), not derived. */
   repriced: number;
+  /** Markets of `screened` whose stored screens stood (`screensStand`): screening them would give them back. */
+  screensStood: number;
+}
+
+interface StageMarket {
+  market: Market;
+  event: Event | null;
+  keepScreens: boolean;
+  stored?: Event | null;
+}
+
+/** Whether two events give a market the same screens: the screens read an event's category and question alone. */
+function sameScreenSubject(a: Event | null, b: Event | null): boolean {
+  return (a?.category ?? null) === (b?.category ?? null) && (a?.question ?? null) === (b?.question ?? null);
 }
 
 /** Events derived between two yields to the event loop. */
@@ -176,8 +190,11 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
   const { items, storedEvents, storedMarkets, now, editorial } = input;
   const part = <T>(name: string, work: () => T): T => (input.meter ? input.meter.part(name, work) : work());
   const stageEvents: Event[] = [];
-  /** Each pulled market before screens and links, with the event it is screened against. */
-  const stageMarkets = new Map<string, { market: Market; event: Event | null; keepScreens: boolean }>();
+  /**
+   * Each pulled market before screens and links, with the event it is screened against; `stored`: the market is its
+   * stored record, whose stored screens were screened against that stored event (see `screensStand`).
+   */
+  const stageMarkets = new Map<string, StageMarket>();
   const reusedMarkets = new Set<string>();
   const reusedEvents = new Set<string>();
   const failures: EditorialStageResult['failures'] = [];
@@ -195,7 +212,7 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     stageEvents.push(storedEvent);
     reusedEvents.add(eventId);
     for (const m of markets as Market[]) {
-      stageMarkets.set(m.market_id, { market: m, event: storedEvent, keepScreens: false });
+      stageMarkets.set(m.market_id, { market: m, event: storedEvent, keepScreens: false, stored: storedEvent });
       reusedMarkets.add(m.market_id);
     }
     return true;
@@ -263,7 +280,7 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     const final: Event = { ...out.event, updated_at: n.event.updated_at };
     stageEvents.push(final);
     for (const m of markets) {
-      stageMarkets.set(m.market_id, { market: m, event: final, keepScreens: false });
+      stageMarkets.set(m.market_id, { market: m, event: final, keepScreens: false, stored: storedEvent });
       reusedMarkets.add(m.market_id);
     }
     return true;
@@ -294,7 +311,12 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
           // deriveEvent gave the stored record (but for what is computed after it): the stored one stands in for
           // it, as for a reused event, and the derived copy is garbage at once instead of being held to the
           // comparison below (issue 18: a new day's first run derives every event, and most come out unchanged).
-          stageMarkets.set(m.market_id, { market: stored, event: final, keepScreens: false });
+          stageMarkets.set(m.market_id, {
+            market: stored,
+            event: final,
+            keepScreens: false,
+            stored: storedEvent ?? null,
+          });
           reusedMarkets.add(m.market_id);
           continue;
         }
@@ -331,16 +353,26 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     }
   }
 
-  // Screens at this run's clock, against each market's final event (a failed event's markets keep theirs).
+  // Screens at this run's clock, against each market's final event (a failed event's markets keep theirs). A stored
+  // record's stored screens stand where screening would give them back (`screensStand`), which needs the regimes
+  // that screened them: those of the last published run of this process, which screened every market (a usable
+  // memo says it was one).
   const screened = new Set<string>();
+  const storedMayStand = previousKeys !== null;
+  let screensStood = 0;
   const withScreens = part('editorial.screens', () => {
     const out: Market[] = [];
-    for (const { market, event, keepScreens } of stageMarkets.values()) {
+    for (const { market, event, keepScreens, stored } of stageMarkets.values()) {
       if (keepScreens) {
         out.push(market);
         continue;
       }
       screened.add(market.market_id);
+      if (storedMayStand && stored !== undefined && sameScreenSubject(stored, event) && screensStand(market, now)) {
+        screensStood++;
+        out.push(market);
+        continue;
+      }
       out.push({ ...market, eligibility_screens: screensFor(market, event, now) });
     }
     return out;
@@ -396,5 +428,6 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
     derived,
     reused: reusedEvents.size,
     repriced,
+    screensStood,
   };
 }

@@ -3,7 +3,7 @@
  * unchanged keeps its stored `screened_at`, so re-running the same input rewrites nothing.
  */
 import type { EligibilityScreenResult, Event, Market } from '../domain/index.ts';
-import { evaluateScreen, REGIMES } from '../signals/screens/index.ts';
+import { evaluateScreen, isUnderMinMaturity, REGIMES, stoppedAtMaturity } from '../signals/screens/index.ts';
 
 function sameScreen(a: EligibilityScreenResult, b: EligibilityScreenResult): boolean {
   return (
@@ -26,4 +26,28 @@ export function screensFor(market: Market, event: Event | null, now: string): El
     results.push(previous && sameScreen(previous, fresh) ? previous : fresh);
   }
   return results.length > 0 ? results : null;
+}
+
+/**
+ * True when `screensFor(market, event, now)` gives back `market.eligibility_screens` as they are, decided without
+ * screening (issue 18: an hourly refresh screened all 39,200 markets for 1 s, to change a few). The caller knows the
+ * stored results were screened from this very record, against an event of the same category and question, under
+ * the regimes loaded now (screensFor's other inputs). The clock enters a result at one step only, the minimum
+ * maturity: a result stands when that step says now what it said then. Then the result's maturity shape tells:
+ * - the step blocks now: screening gives that shape, so a stored result of that shape stands;
+ * - it does not block now: a stored result of another shape passed the step then and stands (the funnel after it
+ *   reads the record and the event alone); a stored result of that shape does not (rules might now say otherwise).
+ * A regime or version missing, extra or out of order (the market's status moved it in or out of scope) does not.
+ */
+export function screensStand(market: Market, now: string): boolean {
+  const stored = market.eligibility_screens ?? [];
+  let at = 0;
+  for (const regime of REGIMES) {
+    if (!regime.scope.market_statuses.includes(market.status)) continue;
+    const result = stored[at++];
+    if (result === undefined || result.regime !== regime.regime || result.screen_version !== regime.screen_version)
+      return false;
+    if (stoppedAtMaturity(regime, market, now) !== isUnderMinMaturity(result)) return false;
+  }
+  return at === stored.length && (at > 0 || market.eligibility_screens === null);
 }

@@ -63,7 +63,7 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     database.pragma('busy_timeout = 5000');
     attachStaging(database, path);
     const db = new Kysely<StoreDatabase>({
-      dialect: new SqliteDialect({ database }),
+      dialect: new SqliteDialect({ database: keepingStatements(database) }),
       plugins: [new EventLoopTurnPlugin()],
     });
     return new SqlStore(db, { engine: 'sqlite', sqlite: database, ...(opts.now ? { now: opts.now } : {}) });
@@ -89,6 +89,50 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
     return new SqlStore(db, { engine: 'postgres', ...(opts.now ? { now: opts.now } : {}) });
   }
   throw new Error(`unsupported database URL '${dbUrl}': use sqlite:PATH or postgres://user@host:port/db`);
+}
+
+/** Statements kept by `keepingStatements`, and the SQL text they may hold in all (their compiled programs are about 40× that). */
+const KEPT_STATEMENTS = 64;
+const KEPT_SQL_CHARS = 160 * 1024;
+
+/**
+ * The database as kysely sees it, with its prepared statements kept by SQL text (least recently used out first).
+ * better-sqlite3 prepares every statement kysely runs, and a chunked write repeats one text per full chunk: an
+ * hourly refresh moves 39,200 marks in place in 79 chunks of one `UPDATE … FROM (VALUES …)` each, whose planning
+ * took 0.6 s of its CPU (issue 18). A kept statement is only ever run to completion (kysely runs one statement
+ * at a time and reads all its rows), so sharing it is safe; SQLite re-prepares it itself after a schema change.
+ * The raw-mode reads (SqlStore.rowArrays) prepare their own statements: raw mode is a statement's state.
+ */
+export function keepingStatements(database: Database.Database): {
+  close(): void;
+  prepare(sql: string): Database.Statement;
+} {
+  const kept = new Map<string, Database.Statement>();
+  let chars = 0;
+  return {
+    close: () => {
+      kept.clear();
+      database.close();
+    },
+    prepare: (sql) => {
+      const hit = kept.get(sql);
+      if (hit !== undefined) {
+        kept.delete(sql);
+        kept.set(sql, hit);
+        return hit;
+      }
+      const statement = database.prepare(sql);
+      if (sql.length > KEPT_SQL_CHARS / 2) return statement;
+      kept.set(sql, statement);
+      chars += sql.length;
+      for (const [oldest] of kept) {
+        if (kept.size <= KEPT_STATEMENTS && chars <= KEPT_SQL_CHARS) break;
+        kept.delete(oldest);
+        chars -= oldest.length;
+      }
+      return statement;
+    },
+  };
 }
 
 /**

@@ -3,7 +3,13 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { emptyVenueFacts, type Market } from '../../src/domain/index.ts';
-import { runEditorialStage, sameAsDerived, sameMarket, sameRecord } from '../../src/pipeline/editorial-stage.ts';
+import {
+  runEditorialStage,
+  type StageItem,
+  sameAsDerived,
+  sameMarket,
+  sameRecord,
+} from '../../src/pipeline/editorial-stage.ts';
 import { screensFor } from '../../src/pipeline/screens.ts';
 import type { VenueQuote } from '../../src/venues/index.ts';
 import { makeEvent, makeMarket } from '../support/records.ts';
@@ -99,5 +105,58 @@ describe('runEditorialStage: a derived market equal to its stored record', () =>
     expect(out.changedMarkets[0]?.also_on).toEqual(linked.also_on);
     const reprovenanced: Market = { ...base, field_provenance: { status: { source: 'platform_api' } } };
     expect(sameAsDerived(stored, reprovenanced)).toBe(false);
+  });
+});
+
+describe('runEditorialStage: stored screens that stand', () => {
+  const SCREENED = '2026-11-02T10:00:00.000Z';
+  const event = makeEvent({ category: 'economics', question: 'CPI in June 2027?' });
+  // Resolves 30 days and 90 minutes after SCREENED: the CIRO regime's 30-day minimum maturity is crossed 90 minutes on.
+  const base = makeMarket({ event_id: event.event_id, resolve_at: '2026-12-02T11:30:00.000Z', close_at: null });
+  const stored: Market = { ...base, eligibility_screens: screensFor(base, event, SCREENED) };
+  const reused: StageItem = { reused: { eventId: event.event_id, marketIds: [stored.market_id], summaries: [] } };
+  const stage = (now: string, previous: Map<string, string> | null, items: StageItem[] = [reused], derive = event) =>
+    runEditorialStage({
+      items,
+      storedEvents: new Map([[event.event_id, event]]),
+      storedMarkets: new Map([[stored.market_id, stored]]),
+      marks: new Map(),
+      now,
+      logger: pino({ level: 'silent' }),
+      keys: { version: 'v', previous },
+      editorial: {
+        deriveEvent: () => ({ event: derive, markets: [{ ...stored, eligibility_screens: null }] }),
+        linkAcrossVenues: (markets) => [...markets],
+      },
+    });
+
+  it('keeps a reused market as stored, unscreened, an hour later', async () => {
+    const out = await stage('2026-11-02T11:00:00.000Z', new Map());
+    expect(out.screensStood).toBe(1);
+    expect(out.screened).toEqual(new Set([stored.market_id]));
+    expect(out.markets[0]).toBe(stored);
+    expect(out.changedMarkets).toEqual([]);
+  });
+
+  it('screens it again once the minimum maturity is crossed, and the outcome changes', async () => {
+    const out = await stage('2026-11-02T12:00:00.000Z', new Map());
+    expect(out.screensStood).toBe(0);
+    const ciro = out.changedMarkets[0]?.eligibility_screens?.find((r) => r.regime === 'ciro-26-0076');
+    expect([ciro?.status, ciro?.reasons]).toEqual(['not_eligible', ['under_min_maturity']]);
+  });
+
+  it('screens everything without a memo, and a market whose event now reads otherwise', async () => {
+    const noMemo = await stage('2026-11-02T11:00:00.000Z', null);
+    expect(noMemo.screensStood).toBe(0);
+    expect(noMemo.changedMarkets).toEqual([]);
+    // deriveEvent gives the stored market back against a re-worded event: its screens are redone against that event.
+    const reworded = { ...event, question: 'Will Trump raise the tariff on steel?' };
+    const normalized: StageItem = {
+      normalized: { event, markets: [{ market: base, facts: emptyVenueFacts(), quote: {} as VenueQuote }] },
+    };
+    const out = await stage('2026-11-02T11:00:00.000Z', new Map(), [normalized], reworded);
+    expect(out.screensStood).toBe(0);
+    const ciro = out.changedMarkets[0]?.eligibility_screens?.find((r) => r.regime === 'ciro-26-0076');
+    expect(ciro?.status).toBe('review');
   });
 });

@@ -57,17 +57,10 @@ export function evaluateScreen(regime: Regime, market: Market, event: Event | nu
 
   if (!regime.scope.venues.includes(market.platform)) return done('not_eligible', ['venue_out_of_scope'], null, null);
 
-  const resolveDate = market.resolve_at ?? market.close_at;
-  const missing: string[] = [];
-  if (regime.required_fields.includes('resolve_date') && resolveDate === null) missing.push('no_resolution_date');
-  if (regime.required_fields.includes('resolution_source') && market.source_of_record === null)
-    missing.push('no_committed_source');
+  const missing = missingFields(regime, market);
   if (missing.length > 0) return done('not_eligible', missing, null, null);
 
-  if (resolveDate !== null && regime.min_days_to_resolution > 0) {
-    const days = (Date.parse(resolveDate) - Date.parse(now)) / DAY_MS;
-    if (days < regime.min_days_to_resolution) return done('not_eligible', ['under_min_maturity'], null, null);
-  }
+  if (underMinMaturity(regime, market, now)) return done('not_eligible', ['under_min_maturity'], null, null);
 
   const text = `${event?.question ?? ''}\n${market.question_raw ?? ''}\n${market.group_item_title ?? ''}`;
   const bucket = regime.permitted_categories.find((b) => b.categories.some((c) => c === category))?.bucket ?? null;
@@ -83,6 +76,43 @@ export function evaluateScreen(regime: Regime, market: Market, event: Event | nu
   }
   if (bucket === null) return done('not_eligible', ['category_not_permitted'], null, null);
   return done('eligible', [], bucket, null);
+}
+
+/** The funnel's required-fields step: the reasons of the fields the regime requires and the market lacks. */
+function missingFields(regime: Regime, market: Market): string[] {
+  const missing: string[] = [];
+  if (regime.required_fields.includes('resolve_date') && (market.resolve_at ?? market.close_at) === null)
+    missing.push('no_resolution_date');
+  if (regime.required_fields.includes('resolution_source') && market.source_of_record === null)
+    missing.push('no_committed_source');
+  return missing;
+}
+
+/**
+ * True when the funnel stops a market at its maturity step at `now`: in the regime's venue scope, no required field
+ * missing, resolving sooner than the minimum maturity. The only step that reads the clock (the pipeline's
+ * `screensStand` relies on it).
+ */
+export function stoppedAtMaturity(regime: Regime, market: Market, now: string): boolean {
+  if (!regime.scope.venues.includes(market.platform) || missingFields(regime, market).length > 0) return false;
+  return underMinMaturity(regime, market, now);
+}
+
+function underMinMaturity(regime: Regime, market: Market, now: string): boolean {
+  const resolveDate = market.resolve_at ?? market.close_at;
+  if (resolveDate === null || regime.min_days_to_resolution <= 0) return false;
+  return (Date.parse(resolveDate) - Date.parse(now)) / DAY_MS < regime.min_days_to_resolution;
+}
+
+/** Whether a result is the one the maturity step gives. */
+export function isUnderMinMaturity(result: EligibilityScreenResult): boolean {
+  return (
+    result.status === 'not_eligible' &&
+    result.reasons.length === 1 &&
+    result.reasons[0] === 'under_min_maturity' &&
+    result.permitted_category === null &&
+    (result.review_cluster ?? null) === null
+  );
 }
 
 function unique(values: string[]): string[] {
