@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import type { Event, Market, Venue } from '../domain/index.ts';
 import type { MarkSummary } from '../editorial/index.ts';
 import type { PipelineRun, Store } from '../store/index.ts';
+import type { MarksWindow } from './marks-window.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 
 /** Bumped when what a key covers changes (this file, raw-reuse.ts). */
@@ -138,6 +139,11 @@ export interface IncrementalState {
    * then move in place (run.ts) without the stored payload being read.
    */
   rawPayloads: Map<string, string>;
+  /**
+   * The marks the signal detectors read in that run, as it left them (marks-window.ts): the next run's earlier days
+   * come from here instead of the store. Null when that run read none (no after-write stage) or could not pack them.
+   */
+  marksWindow: MarksWindow | null;
 }
 
 /** A strong hash of a raw payload's JSON text (the text the store keeps as content). */

@@ -62,6 +62,7 @@ import {
 } from './incremental.ts';
 import { movedInDay, retimeMark } from './mark-retime.ts';
 import { carryForwardMarks, markFromQuote, utcDate } from './marks.ts';
+import { type MarksWindow, packWindow, windowCovers, windowFigures } from './marks-window.ts';
 import { normalizeVenue, pullVenue, type VenueOutcome, type VenuePullOptions } from './pull-stage.ts';
 import { startStageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
@@ -320,6 +321,7 @@ async function marksAfterPublish(
   today: readonly NewMark[],
   since: string,
   latest: ReadonlyMap<string, MarkFacts>,
+  window: MarksWindow | null,
 ): Promise<MarkFigures[]> {
   const todayDate = today[0]?.snapshot_date;
   const latestList = [...latest.values()];
@@ -336,10 +338,13 @@ async function marksAfterPublish(
     return merged(published, staged);
   }
   const dates = datesBetween(since, todayDate);
-  const [earlier, staged] = await Promise.all([
-    dates.length > 0 ? store.listMarks({ snapshotDates: dates, figuresOnly: true }) : [],
-    stagedSince(),
-  ]);
+  // The earlier days as the last run left them, when the memo holds them (marks-window.ts), else from the store.
+  const readEarlier = async (): Promise<MarkFigures[]> => {
+    if (dates.length === 0) return [];
+    if (window !== null && windowCovers(window, since, todayDate)) return windowFigures(window, since, todayDate);
+    return store.listMarks({ snapshotDates: dates, figuresOnly: true });
+  };
+  const [earlier, staged] = await Promise.all([readEarlier(), stagedSince()]);
   const publishedToday = latestList.filter((m) => m.snapshot_date === todayDate).map(markFiguresOf);
   if (staged.length > 0) return merged([...earlier, ...publishedToday], staged);
   // Nothing staged (an hourly refresh): the earlier days as read, in order, then today's marks over the published
@@ -608,6 +613,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     await checkpoint('after_backfill');
 
     let afterWrite: AfterWriteResult | undefined;
+    let marksWindow: MarksWindow | null = null;
     if (options.afterWrite) {
       onProgress?.({ stage: 'after_write', done: 0, total: 1 });
       afterWrite = await options.afterWrite({
@@ -615,7 +621,12 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         logger,
         events: catalog?.events ?? [],
         markets: catalog?.markets ?? [],
-        marksSince: (since) => marksAfterPublish(store, runId, allMarks, since, latest),
+        marksSince: async (since) => {
+          const marks = await marksAfterPublish(store, runId, allMarks, since, latest, memo?.marksWindow ?? null);
+          // Packed for the next run (the objects are let go with the signals): the store as this run leaves it.
+          if (incremental) marksWindow = packWindow(marks, since, today);
+          return marks;
+        },
         latestSpot: () => store.latestSpot(),
         meter,
         screened: stage.screened,
@@ -725,7 +736,18 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     if (incremental) {
       recordState(
         store,
-        nextState({ runId, generation, now, version, memo, outcomes: settled, stage, failedVenues, rawPayloads }),
+        nextState({
+          runId,
+          generation,
+          now,
+          version,
+          memo,
+          outcomes: settled,
+          stage,
+          failedVenues,
+          rawPayloads,
+          marksWindow,
+        }),
       );
     }
     onProgress?.({ stage: 'publish', done: 1, total: 1 });
@@ -786,6 +808,7 @@ function nextState(input: {
   failedVenues: ReadonlySet<Venue>;
   /** market_id → raw payload hash of the mark this run wrote (null: none or not known). */
   rawPayloads: ReadonlyMap<string, string | null>;
+  marksWindow: MarksWindow | null;
 }): IncrementalState {
   const failed = new Set(input.stage.failures.map((f) => f.event_id));
   const pulled = new Set(input.stage.events.map((e) => e.event_id));
@@ -820,6 +843,7 @@ function nextState(input: {
     raw,
     editorial: editorialKeys,
     rawPayloads,
+    marksWindow: input.marksWindow,
   };
 }
 

@@ -6,13 +6,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deriveEvent, linkAcrossVenues, type RepriceEventInput, repriceEvent } from '../../src/editorial/index.ts';
 import { afterWriteStage } from '../../src/pipeline/after-write.ts';
 import type { EditorialFunctions } from '../../src/pipeline/editorial-stage.ts';
+import { recordedState } from '../../src/pipeline/incremental.ts';
+import { windowFigures } from '../../src/pipeline/marks-window.ts';
 import { type RunPipelineOptions, runPipeline } from '../../src/pipeline/run.ts';
 import type { RunSummary } from '../../src/pipeline/types.ts';
-import { openStore, type Store } from '../../src/store/index.ts';
+import { openStore, SqlStore, type Store } from '../../src/store/index.ts';
 import { SqlTx } from '../../src/store/sql-tx.ts';
 import { startReplayServer } from '../../src/venues/index.ts';
 import { usePostgresDatabase } from '../store/pg-database.ts';
-import { DAY1, DAY1_AT, memoryLogger, tempStore, venueOptions } from './harness.ts';
+import { DAY1, DAY1_AT, DAY2, DAY2_AT, memoryLogger, tempStore, venueOptions } from './harness.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -233,6 +235,42 @@ describe('incremental runs', () => {
       );
     } finally {
       moved.mockRestore();
+    }
+  });
+
+  it("takes the signals' earlier days from the last run's window, and they are the store's, over a new day too", async () => {
+    const after = day1Copy();
+    editMarket(after, 'venue_a', 'PMCPI-26FEB-T2', (m) => {
+      m.yes_bid_dollars = '0.0100';
+    });
+    const listed = vi.spyOn(SqlStore.prototype, 'listMarks');
+    try {
+      const steps = [
+        { dir: DAY1, at: T1 },
+        { dir: after, at: T2 },
+        { dir: DAY2, at: DAY2_AT },
+        { dir: DAY2, at: hoursAfter(DAY2_AT, 1) },
+      ];
+      const { inc, full } = await incrementalAndFull(steps);
+      // The window left by each run equals the store's figures: the incremental store's signals are the full one's,
+      // and so is everything else served but the marks' surrogate keys (rows are inserted in another order).
+      const withoutIds = async (store: Store) => {
+        const all = await served(store);
+        return { ...all, marks: all.marks.map(({ mark_id: _id, ...m }) => m) };
+      };
+      expect(await withoutIds(inc)).toEqual(await withoutIds(full));
+      // Runs alternate, incremental then full: the earlier days (a list of dates) are read from the store by every
+      // full run, and by the first incremental run only (no window yet).
+      const byDates = listed.mock.calls.filter(([q]) => q?.snapshotDates !== undefined && q.figuresOnly === true);
+      expect(byDates.length).toBe(steps.length + 1);
+      // The last run's window is the store's figures from its first day, mark for mark.
+      const window = recordedState(inc)?.marksWindow;
+      if (!window) throw new Error('the last incremental run left no window');
+      const stored = await inc.listMarks({ since: window.from, figuresOnly: true });
+      expect(new Set(stored.map((m) => m.snapshot_date)).size).toBeGreaterThan(1);
+      expect(windowFigures(window, window.from, '9999-12-31')).toEqual(stored);
+    } finally {
+      listed.mockRestore();
     }
   });
 
