@@ -123,8 +123,35 @@ export function linkAcrossVenues(markets: readonly Market[], prices: ReadonlyMap
               relation: e.kind,
               ...(e.differences ? { differences: e.differences } : {}),
             }));
-    const provenance = { ...m.field_provenance, also_on: { source: 'derived' as const, rule: 'canon.also_on' } };
+    // A market already linked so is given back as it is: most are, on every run, and a copy of each of 39,200
+    // records (and of its provenance) was most of what linking cost (issue 18).
+    if (linkedAs(m, alsoOn)) return m;
+    const provenance = { ...m.field_provenance, also_on: { ...LINK_PROVENANCE } };
     return { ...m, also_on: alsoOn, field_provenance: provenance };
+  });
+}
+
+const LINK_PROVENANCE = { source: 'derived', rule: 'canon.also_on' } as const;
+
+/** Whether `m` holds `alsoOn` and its provenance entry already (values equal, as JSON; entries in order). */
+function linkedAs(m: Market, alsoOn: AlsoOn): boolean {
+  const entry = m.field_provenance?.also_on as Record<string, unknown> | undefined;
+  if (entry?.source !== LINK_PROVENANCE.source || entry.rule !== LINK_PROVENANCE.rule) return false;
+  if (Object.keys(entry).length !== 2) return false;
+  const held = m.also_on;
+  if (held === null || alsoOn === null) return held === alsoOn;
+  if (held === undefined || held.length !== alsoOn.length) return false;
+  return alsoOn.every((item, i) => {
+    const h = held[i];
+    return (
+      h !== undefined &&
+      Object.keys(h).length === Object.keys(item).length &&
+      h.venue === item.venue &&
+      h.market_id === item.market_id &&
+      h.price === item.price &&
+      h.relation === item.relation &&
+      JSON.stringify(h.differences) === JSON.stringify(item.differences)
+    );
   });
 }
 

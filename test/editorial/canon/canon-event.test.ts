@@ -150,6 +150,28 @@ describe('linkAcrossVenues', () => {
     for (const m of linked) expect(() => MarketSchema.parse(m)).not.toThrow();
   });
 
+  it('gives back a market already linked so as it is, and a linked copy of any other', () => {
+    const prices = new Map([[b.market.market_id, 0.42]]);
+    const again = linkAcrossVenues(linked, prices);
+    again.forEach((m, i) => {
+      expect(m).toBe(linked[i]);
+    });
+    // A twin's price moved: only the markets listing it change, and they are copies.
+    const moved = linkAcrossVenues(linked, new Map([[b.market.market_id, 0.5]]));
+    expect(moved.map((m, i) => m === linked[i])).toEqual([false, true, true, true]);
+    expect(moved[0]?.also_on?.[0]?.price).toBe(0.5);
+    expect(linked[0]?.also_on?.[0]?.price).toBe(0.42);
+    // Equal links without their provenance entry (or with another) are written with it.
+    const [first] = linked as [Market];
+    const { also_on: _entry, ...provenance } = first.field_provenance;
+    const unmarked = linkAcrossVenues([{ ...first, field_provenance: provenance }, ...linked.slice(1)], prices)[0];
+    expect(unmarked?.field_provenance.also_on).toEqual({ source: 'derived', rule: 'canon.also_on' });
+    const entryChanged = { ...first.field_provenance, also_on: { source: 'derived' as const, rule: 'other' } };
+    const relinked = linkAcrossVenues([{ ...first, field_provenance: entryChanged }, ...linked.slice(1)], prices)[0];
+    expect(relinked?.field_provenance.also_on).toEqual({ source: 'derived', rule: 'canon.also_on' });
+    expect(relinked).toEqual(first);
+  });
+
   it('names complements by direction', () => {
     const kinds = crossVenueLinks(linked).map((l) => [l.a.platform_market_id, l.b.platform_market_id, l.kind]);
     expect(kinds.sort()).toEqual([
