@@ -38,8 +38,8 @@ import { fileURLToPath } from 'node:url';
 import type { Event, Market, Venue } from '../domain/index.ts';
 import type { MarkSummary } from '../editorial/index.ts';
 import type { PipelineRun, Store } from '../store/index.ts';
-import type { MarksWindow } from './marks-window.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
+import type { MarksWindow } from './marks-window.ts';
 
 /** Bumped when what a key covers changes (this file, raw-reuse.ts). */
 const KEY_FORMAT = 'incremental-2';
