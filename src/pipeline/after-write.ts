@@ -13,7 +13,14 @@
  * the store — so running the same input twice leaves events and markets as they were.
  */
 import type { Catalyst, Event, Market, MarkFigures, SignalBulletin, SpotRow } from '../domain/index.ts';
-import { bindCatalystDates, buildCatalysts, coinsReferenced, detectSignals, macroCalendar } from '../signals/index.ts';
+import {
+  bindCatalystDates,
+  buildCatalysts,
+  coinsReferenced,
+  detectSignals,
+  indexCatalysts,
+  macroCalendar,
+} from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
 import { screensFor } from './screens.ts';
 import type { StageMeter } from './stage-meter.ts';
@@ -128,11 +135,16 @@ export function afterWriteStage(options: AfterWriteOptions) {
     );
     const changedEvents: Event[] = part('after_write.catalyst_dates', () => {
       const marketsByEvent = new Map<string, Market[]>();
-      for (const m of markets)
-        if (m.event_id) marketsByEvent.set(m.event_id, [...(marketsByEvent.get(m.event_id) ?? []), m]);
+      for (const m of markets) {
+        if (!m.event_id) continue;
+        const list = marketsByEvent.get(m.event_id);
+        if (list === undefined) marketsByEvent.set(m.event_id, [m]);
+        else list.push(m);
+      }
+      const index = indexCatalysts(catalysts);
       const changed: Event[] = [];
       for (const event of events) {
-        const bound = bindCatalystDates(event, marketsByEvent.get(event.event_id) ?? [], catalysts, now);
+        const bound = bindCatalystDates(event, marketsByEvent.get(event.event_id) ?? [], index, now);
         if (
           JSON.stringify(bound.catalyst_dates) !== JSON.stringify(event.catalyst_dates) ||
           JSON.stringify(bound.catalyst_types) !== JSON.stringify(event.catalyst_types)

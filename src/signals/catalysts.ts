@@ -134,26 +134,56 @@ const byDateType = (a: { date: string; type?: string }, b: { date: string; type?
   a.date.localeCompare(b.date) || (a.type ?? '').localeCompare(b.type ?? '');
 
 /**
+ * Catalysts in binding order (date, then type) with the start of each one's date in milliseconds: what binding scans,
+ * made once for the many events of a run (issue 18: binding every event rescanned and re-parsed every catalyst's
+ * date, twice a run).
+ */
+export interface CatalystIndex {
+  ordered: readonly Catalyst[];
+  startMs: readonly number[];
+}
+
+/** The index `bindCatalystDates` scans, of catalysts in any order. */
+export function indexCatalysts(catalysts: readonly Catalyst[]): CatalystIndex {
+  const inOrder = catalysts.every((c, i) => i === 0 || byDateType(catalysts[i - 1] ?? c, c) <= 0);
+  const ordered = inOrder ? catalysts : [...catalysts].sort(byDateType);
+  return { ordered, startMs: ordered.map((c) => Date.parse(`${c.date}T00:00:00Z`)) };
+}
+
+/** The position of the first catalyst dated `date` or later. */
+function firstFrom(ordered: readonly Catalyst[], date: string): number {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ordered[mid] as Catalyst).date < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * The catalyst dates of one event: relevant catalysts dated before its last market close (a date
  * counts from 00:00 UTC), de-duplicated on (date, type), sorted ascending, at most five. With `now`,
  * only dates from today on and the five soonest; without it, the five nearest the close.
- * An event whose markets have no close time is not capped.
+ * An event whose markets have no close time is not capped. `catalysts` may be given indexed (`indexCatalysts`).
  */
 export function bindCatalystDates(
   event: Event,
   markets: readonly Market[],
-  catalysts: readonly Catalyst[],
+  catalysts: readonly Catalyst[] | CatalystIndex,
   now?: string,
 ): { catalyst_dates: CatalystDate[]; catalyst_types: string[] } {
   const closeMs = lastCloseMs(markets);
   const today = now ? utcDate(now) : null;
   const relevant = relevanceOf(event);
-  const inOrder = catalysts.every((c, i) => i === 0 || byDateType(catalysts[i - 1] ?? c, c) <= 0);
+  const { ordered, startMs } = 'ordered' in catalysts ? catalysts : indexCatalysts(catalysts);
   const seen = new Set<string>();
   const picked: Catalyst[] = [];
-  for (const c of inOrder ? catalysts : [...catalysts].sort(byDateType)) {
-    if (Date.parse(`${c.date}T00:00:00Z`) >= closeMs) break;
-    if (today && c.date < today) continue;
+  // Those dated before today are never picked (and all start before the ones after them: none can end the scan).
+  for (let i = today ? firstFrom(ordered, today) : 0; i < ordered.length; i++) {
+    if ((startMs[i] as number) >= closeMs) break;
+    const c = ordered[i] as Catalyst;
     const key = `${c.date}|${c.type}`;
     if (seen.has(key) || !relevant(c)) continue;
     seen.add(key);
@@ -241,8 +271,9 @@ export function buildCatalysts(input: CatalystBuildInput): Catalyst[] {
   );
   const all = [...calendar, ...derived].sort(byDateType);
   const bound = new Map<string, Set<string>>(all.map((c) => [`${c.date}|${c.type}`, new Set(c.event_ids)]));
+  const index = indexCatalysts(all);
   for (const event of input.events) {
-    const { catalyst_dates } = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], all, input.now);
+    const { catalyst_dates } = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], index, input.now);
     for (const d of catalyst_dates) bound.get(`${d.date}|${d.type ?? ''}`)?.add(event.event_id);
   }
   return all.map((c) => ({ ...c, event_ids: [...(bound.get(`${c.date}|${c.type}`) ?? [])].sort() }));
@@ -259,9 +290,10 @@ export function bindEvents(input: {
   now: string;
 }): Event[] {
   const byEvent = marketsByEvent(input.markets);
+  const index = indexCatalysts(input.catalysts);
   return input.events.map((event) => {
     if (event.field_provenance.catalyst_dates?.source === 'service_editorial') return event;
-    const bound = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], input.catalysts, input.now);
+    const bound = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], index, input.now);
     return {
       ...event,
       ...bound,

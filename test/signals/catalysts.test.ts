@@ -1,12 +1,14 @@
 // Catalyst binding keeps at most five relevant dates, before the last close, unique on (date, type) and ascending; the upcoming window is inclusive; the macro calendar validates with a source on the agency's site.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Catalyst, CatalystSchema } from '../../src/domain/index.ts';
+import { type Catalyst, CatalystSchema, type Market } from '../../src/domain/index.ts';
 import {
   bindCatalystDates,
   bindEvents,
   buildCatalysts,
+  catalystRelevant,
   derivedCatalystType,
+  indexCatalysts,
   MACRO_TYPES,
   MacroCalendarSchema,
   macroCalendar,
@@ -118,6 +120,53 @@ describe('bindCatalystDates', () => {
           if (withNow) expect(c.date >= '2026-06-10').toBe(true);
         }
       }),
+    );
+  });
+});
+
+describe('bindCatalystDates over an index', () => {
+  const event = makeEvent({ question: 'Will the Fed cut rates in December?', category: 'economics' });
+  /** Binding as it was before the index: every catalyst scanned from the first, each date parsed per event. */
+  function reference(markets: Market[], cs: readonly Catalyst[], now?: string) {
+    let close = Number.NEGATIVE_INFINITY;
+    for (const m of markets) if (m.close_at) close = Math.max(close, Date.parse(m.close_at));
+    const closeMs = close === Number.NEGATIVE_INFINITY ? Number.POSITIVE_INFINITY : close;
+    const order = (a: Catalyst, b: Catalyst) => a.date.localeCompare(b.date) || a.type.localeCompare(b.type);
+    const today = now?.slice(0, 10) ?? null;
+    const seen = new Set<string>();
+    const picked: Catalyst[] = [];
+    for (const c of [...cs].sort(order)) {
+      if (Date.parse(`${c.date}T00:00:00Z`) >= closeMs) break;
+      if (today && c.date < today) continue;
+      const key = `${c.date}|${c.type}`;
+      if (seen.has(key) || !catalystRelevant(event, c)) continue;
+      seen.add(key);
+      picked.push(c);
+    }
+    const kept = today ? picked.slice(0, 5) : picked.slice(-5);
+    return kept.map((c) => ({ date: c.date, label: c.label, type: c.type, source_url: c.source_url }));
+  }
+
+  it('binds as a scan of every catalyst does, given as a list or indexed once for many events', () => {
+    const types = ['fomc', 'cpi', 'jobs', 'earnings:NVDA', 'election'];
+    const arb = fc.array(
+      fc.record({ day: fc.integer({ min: 0, max: 400 }), type: fc.constantFrom(...types), mine: fc.boolean() }),
+      { maxLength: 40 },
+    );
+    const closeArb = fc.option(fc.integer({ min: 0, max: 400 }), { nil: null });
+    fc.assert(
+      fc.property(arb, fc.array(closeArb, { maxLength: 3 }), fc.boolean(), (items, closes, withNow) => {
+        const day = (d: number) => new Date(Date.UTC(2026, 0, 1) + d * 86_400_000).toISOString();
+        const cs = items.map((i) => catalyst(day(i.day).slice(0, 10), i.type, i.mine ? [event.event_id] : []));
+        const markets = closes.map((c) =>
+          makeMarket({ event_id: event.event_id, close_at: c === null ? null : day(c) }),
+        );
+        const now = withNow ? NOW : undefined;
+        const expected = reference(markets, cs, now);
+        expect(bindCatalystDates(event, markets, cs, now).catalyst_dates).toEqual(expected);
+        expect(bindCatalystDates(event, markets, indexCatalysts(cs), now).catalyst_dates).toEqual(expected);
+      }),
+      { numRuns: 500 },
     );
   });
 });
