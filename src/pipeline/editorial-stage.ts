@@ -355,8 +355,8 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
 
   // Screens at this run's clock, against each market's final event (a failed event's markets keep theirs). A stored
   // record's stored screens stand where screening would give them back (`screensStand`), which needs the regimes
-  // that screened them: those of the last published run of this process, which screened every market (a usable
-  // memo says it was one).
+  // that screened them: those of the last published run, which screened every market (a usable memo says it was this
+  // process's, and its version covers the regime files).
   const screened = new Set<string>();
   const storedMayStand = previousKeys !== null;
   let screensStood = 0;

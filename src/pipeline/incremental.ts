@@ -50,6 +50,10 @@ const VERSIONED_PATHS = [
   'src/venues',
   'src/domain',
   'src/pipeline',
+  // The screen regimes: stored screens stand on a refresh (pipeline/screens.ts `screensStand`) only under the regimes
+  // that screened them; a pipeline thread that replaces another reads the regime files again.
+  'src/signals/screens',
+  'data/screens',
   'data/editorial',
   'data/registry',
   'package-lock.json',

@@ -2,7 +2,7 @@
 // not give back exactly makes no window at all.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MARK_METHODS, type MarkFigures } from '../../src/domain/index.ts';
+import { byMarkDateThenMarket, MARK_METHODS, type MarkFigures } from '../../src/domain/index.ts';
 import { packWindow, windowCovers, windowFigures } from '../../src/pipeline/marks-window.ts';
 
 const DATES = ['2026-11-19', '2026-11-20', '2026-11-24', '2026-11-26', '2026-11-27'];
@@ -19,17 +19,6 @@ const markArb = fc.record({
   stale_flag: fc.boolean(),
 });
 
-const byListing = (a: MarkFigures, b: MarkFigures) =>
-  a.snapshot_date !== b.snapshot_date
-    ? a.snapshot_date < b.snapshot_date
-      ? -1
-      : 1
-    : a.market_id < b.market_id
-      ? -1
-      : a.market_id > b.market_id
-        ? 1
-        : 0;
-
 describe('marks window', () => {
   it('gives back the marks of any date range, equal and in order', () => {
     fc.assert(
@@ -38,7 +27,7 @@ describe('marks window', () => {
         fc.constantFrom(...DATES),
         fc.constantFrom(...DATES, '2026-11-28'),
         (marks, from, until) => {
-          const sorted = [...marks].sort(byListing);
+          const sorted = [...marks].sort(byMarkDateThenMarket);
           const w = packWindow(sorted, DATES[0] as string, DATES[DATES.length - 1] as string);
           if (w === null) throw new Error('plain marks always pack');
           expect(windowFigures(w, from, until)).toEqual(
