@@ -91,7 +91,10 @@ export async function openStore(dbUrl: string, opts: OpenStoreOptions = {}): Pro
   throw new Error(`unsupported database URL '${dbUrl}': use sqlite:PATH or postgres://user@host:port/db`);
 }
 
-/** Statements kept by `keepingStatements`, and the SQL text they may hold in all (their compiled programs are about 40× that). */
+/**
+ * Statements kept by `keepingStatements`, and the SQL text they may hold in all (their compiled programs take about 40×
+ * that: a 500-row statement of 11 KB held 460 KB).
+ */
 const KEPT_STATEMENTS = 64;
 const KEPT_SQL_CHARS = 160 * 1024;
 
