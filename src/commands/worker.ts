@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
-import { logProgress, startWorker } from '../pipeline/index.ts';
-import { openStore } from '../store/index.ts';
+import { type IngestResult, logProgress, startThreadWorker, startWorker } from '../pipeline/index.ts';
+import { openStore, sqlitePathOf } from '../store/index.ts';
 import { generationChannel, logRedisErrors } from './serve.ts';
 import { type Command, parseFlags } from './types.ts';
 
@@ -25,7 +25,9 @@ last run is older than PMREF_REFRESH_MINUTES, then refreshes hourly at minute 0 
 PMREF_SOURCE (live | replay | simulated | auto). On PostgreSQL only one worker leads (advisory
 lock); the others stand by and try to take the lead every PMREF_LEADER_POLL_SECONDS (10): when the
 leader dies, one of them takes over, marks its interrupted run aborted and redoes it. SIGHUP asks for a
-refresh now. Logs are JSON lines on stderr. With PMREF_METRICS_PORT set, the pipeline and venue metrics
+refresh now. The runs go on a pipeline thread whose heap is bounded by PMREF_PIPELINE_HEAP_MB (a run
+that needs more ends with an error naming it, and nothing of it is published), as in pmref start; the
+thread gives its memory back between runs. Logs are JSON lines on stderr. With PMREF_METRICS_PORT set, the pipeline and venue metrics
 are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics. Stops on SIGINT or SIGTERM after the run
 in progress (exit 0).
 `,
@@ -48,12 +50,15 @@ in progress (exit 0).
         );
       }
       const channel = generationChannel(config.PMREF_REDIS_PREFIX);
-      const worker = startWorker({
-        store,
+      // The runs go on a pipeline thread, as in `pmref start`: its heap is bounded (PMREF_PIPELINE_HEAP_MB, a run that
+      // needs more ends with an error naming it), and between hourly runs the thread gives back what a run grew to
+      // (thread.ts). An in-memory SQLite database is not shared between connections: there the runs stay here.
+      const workerOptions = {
         config,
         logger,
+        command: 'worker',
         onProgress: logProgress(logger).listener,
-        onRun: async (result) => {
+        onRun: async (result: IngestResult) => {
           pipeline?.observe(result);
           const generation = result.runs[result.runs.length - 1]?.generation;
           if (redis && generation !== undefined) {
@@ -62,7 +67,11 @@ in progress (exit 0).
             });
           }
         },
-      });
+      };
+      const worker =
+        sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
+          ? startWorker({ ...workerOptions, store })
+          : startThreadWorker(workerOptions);
       // SIGHUP: refresh now (the leader runs; a worker that does not lead says so and does nothing).
       const refreshNow = () => {
         logger.info({ signal: 'SIGHUP' }, 'refresh requested');

@@ -1,6 +1,7 @@
 /**
- * The pipeline worker thread of `pmref start` (see thread.ts): opens its own store connection, runs the
- * worker schedule, and reports runs, progress and answers to the main thread, which serves HTTP.
+ * The pipeline worker thread of `pmref start` and `pmref worker` (see thread.ts): opens its own store connection,
+ * runs the worker schedule, and reports runs, progress and answers to the main thread (which serves HTTP, or, in
+ * `pmref worker`, announces generations and serves metrics).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -21,7 +22,7 @@ if (port === null) throw new Error('thread-entry.ts runs only as a worker thread
 const data = workerData as ThreadData;
 const config = data.config as Config;
 const post = (message: FromThread) => port.postMessage(message);
-const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start', thread: 'pipeline' } }, destination(2));
+const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: data.command, thread: 'pipeline' } }, destination(2));
 
 /**
  * A run's working set (the pulled catalog, stored records, editorial results: about a GB on the full universe) is

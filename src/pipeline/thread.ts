@@ -17,6 +17,8 @@ import type { Worker } from './worker.ts';
 export interface ThreadData {
   /** The thread's entry module (thread-entry.ts), loaded after tsx is registered there. */
   entry: string;
+  /** The command whose pipeline thread this is (`start`, `worker`): the `cmd` of its log lines. */
+  command: string;
   config: Config;
   deferFirstHistory: boolean;
   /** What the thread this one replaces handed over (incremental.ts): the next run may skip unchanged events. */
@@ -57,6 +59,8 @@ export interface ThreadWorkerOptions {
   deferFirstHistory?: boolean;
   /** The thread's entry module instead of thread-entry.ts (tests: a thread that exhausts its heap bound). */
   entry?: URL;
+  /** The command whose pipeline thread this is, named in its log lines (default `start`). */
+  command?: string;
   /**
    * How long after a run that published, with no run asked for since, the thread is replaced by a fresh one
    * (default 10 s; null: never). SQLite stores only: on PostgreSQL the thread holds the leader lock.
@@ -162,6 +166,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
   const spawn = (memo: IncrementalState | null = null, replacement = false): Thread => {
     const data: ThreadData = {
       entry: (options.entry ?? new URL('./thread-entry.ts', import.meta.url)).href,
+      command: options.command ?? 'start',
       config: options.config,
       deferFirstHistory: options.deferFirstHistory ?? false,
       memo,
