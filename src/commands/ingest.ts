@@ -3,14 +3,16 @@ import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import {
   abortDeadRuns,
+  type IngestRequest,
   type IngestResult,
   ingestReport,
   logProgress,
   type RunSummary,
   runIngest,
+  runIngestOnThread,
   ttyProgress,
 } from '../pipeline/index.ts';
-import { openStore } from '../store/index.ts';
+import { openStore, sqlitePathOf } from '../store/index.ts';
 import { parseFaultSpec } from '../venues/index.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
@@ -118,7 +120,9 @@ normalized, derived and reused (events).
 Progress goes to stderr: a bar on a terminal, structured log lines otherwise.
 Exit status: 0 when every run published (also a partial one: see "status" and "degraded"), 1 when a run
 failed (every venue failed: nothing was published) or the store failed.
-Before it runs, runs left "running" by a process that died are marked "aborted".
+Before it runs, runs left "running" by a process that died are marked "aborted". The runs go on a
+pipeline thread whose heap is bounded by PMREF_PIPELINE_HEAP_MB: a run that needs more ends with an
+error naming it (exit status 1), and nothing of it is published.
 `,
   async run(args) {
     const { values } = parseFlags(args, {
@@ -159,17 +163,19 @@ Before it runs, runs left "running" by a process that died are marked "aborted".
     try {
       await store.migrate();
       await abortDeadRuns(store, { logger, now: () => new Date() });
-      const result = await runIngest({
-        store,
-        config,
+      const request: IngestRequest = {
         source,
         ...(replayDir !== undefined ? { replayDir } : {}),
         ...(values.faults !== undefined ? { faults: values.faults } : {}),
         ...(perturb ? { perturb } : {}),
         ...(values.full ? { incremental: false } : {}),
-        logger,
-        onProgress: reporter.listener,
-      });
+      };
+      // The runs go on a pipeline thread, as in `pmref start` and `pmref worker`: its heap is bounded by
+      // PMREF_PIPELINE_HEAP_MB. An in-memory SQLite database is not shared between connections: there they stay here.
+      const result =
+        sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
+          ? await runIngest({ store, config, ...request, logger, onProgress: reporter.listener })
+          : await runIngestOnThread({ config, request, logger, onProgress: reporter.listener });
       reporter.finish();
       process.stdout.write(values.json ? `${JSON.stringify(ingestReport(result))}\n` : humanSummary(result));
       return result.runs.some((r) => r.status === 'failed') ? 1 : 0;

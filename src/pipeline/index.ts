@@ -14,6 +14,8 @@ export type { EditorialFunctions } from './editorial-stage.ts';
 export { backfillWindow, marksFromCandles, marksFromPriceHistory } from './history-marks.ts';
 export type { IngestOptions, IngestResult, IngestSource } from './ingest.ts';
 export { ingestReport, liveVenueOptions, probeLive, runIngest } from './ingest.ts';
+export type { IngestRequest, IngestThreadOptions } from './ingest-thread.ts';
+export { runIngestOnThread } from './ingest-thread.ts';
 export type { MarkOptions, QuoteInput } from './marks.ts';
 export { carryForwardMark, carryForwardMarks, markFromQuote, STALE_AFTER_HOURS, utcDate } from './marks.ts';
 export type { ProgressReporter } from './progress.ts';
