@@ -27,9 +27,9 @@ lock); the others stand by and try to take the lead every PMREF_LEADER_POLL_SECO
 leader dies, one of them takes over, marks its interrupted run aborted and redoes it. SIGHUP asks for a
 refresh now. The runs go on a pipeline thread whose heap is bounded by PMREF_PIPELINE_HEAP_MB (a run
 that needs more ends with an error naming it, and nothing of it is published), as in pmref start; the
-thread gives its memory back between runs. Logs are JSON lines on stderr. With PMREF_METRICS_PORT set, the pipeline and venue metrics
-are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics. Stops on SIGINT or SIGTERM after the run
-in progress (exit 0).
+thread gives its memory back between runs. Logs are JSON lines on stderr. With PMREF_METRICS_PORT set,
+the pipeline and venue metrics are served on PMREF_METRICS_HOST:PMREF_METRICS_PORT/metrics. Stops on
+SIGINT or SIGTERM after the run in progress (exit 0).
 `,
   async run(args) {
     parseFlags(args, {});
