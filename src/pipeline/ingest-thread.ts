@@ -8,7 +8,7 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { IngestOptions, IngestResult } from './ingest.ts';
-import { PIPELINE_YOUNG_GENERATION_MB } from './thread.ts';
+import { PIPELINE_YOUNG_GENERATION_MB, warnIfHeapBoundUncontained } from './thread.ts';
 import type { PipelineLogger, ProgressEvent, ProgressListener } from './types.ts';
 
 /** What of IngestOptions crosses to the thread: everything but the store, the logger and the callbacks. */
@@ -43,6 +43,7 @@ export interface IngestThreadOptions {
  */
 export function runIngestOnThread(options: IngestThreadOptions): Promise<IngestResult> {
   const heapMb = options.config.PMREF_PIPELINE_HEAP_MB;
+  warnIfHeapBoundUncontained(options.logger, heapMb);
   const data: IngestThreadData = {
     entry: (options.entry ?? new URL('./ingest-thread-entry.ts', import.meta.url)).href,
     config: options.config,

@@ -94,6 +94,15 @@ const REPLACE_AFTER_MS = 10_000;
  */
 export const HEAP_BOUND_CONTAINED = Number(process.versions.node.split('.')[0]) < 24;
 
+/** Says so in the log, as a pipeline thread starts, where HEAP_BOUND_CONTAINED does not hold. */
+export function warnIfHeapBoundUncontained(logger: PipelineLogger, heapMb: number): void {
+  if (HEAP_BOUND_CONTAINED) return;
+  logger.warn(
+    { node: process.version, heap_mb: heapMb },
+    'on this Node.js line a pipeline thread that runs out of PMREF_PIPELINE_HEAP_MB can end the whole process (seen on 24.21); run Node 20 or 22 where that matters (README, Supported Node.js)',
+  );
+}
+
 /**
  * Starts the worker on a pipeline thread. If the thread dies, the failure is logged, pending calls resolve
  * null, and a new thread starts 30 s later (or at once on runNow()); the schedule lives in the thread, and a
@@ -102,12 +111,7 @@ export const HEAP_BOUND_CONTAINED = Number(process.versions.node.split('.')[0]) 
  */
 export function startThreadWorker(options: ThreadWorkerOptions): Worker {
   const { logger } = options;
-  if (!HEAP_BOUND_CONTAINED) {
-    logger.warn(
-      { node: process.version, heap_mb: options.config.PMREF_PIPELINE_HEAP_MB },
-      'on this Node.js line a pipeline thread that runs out of PMREF_PIPELINE_HEAP_MB can end the whole process (seen on 24.21); run Node 20 or 22 where that matters (README, Supported Node.js)',
-    );
-  }
+  warnIfHeapBoundUncontained(logger, options.config.PMREF_PIPELINE_HEAP_MB);
   let next: Date | null = null;
   let seq = 0;
   const waiting = new Map<number, (result: IngestResult | null) => void>();
