@@ -92,7 +92,9 @@ describe('/schemas', () => {
 
 describe('/docs', () => {
   it('serves the Scalar reference from this origin, without telemetry or remote fonts', async () => {
-    expect((await app.inject('/docs')).statusCode).toBe(301);
+    const bare = await app.inject('/docs');
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe('/docs/');
     const page = await app.inject('/docs/');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
@@ -108,6 +110,14 @@ describe('/docs', () => {
     // A rendered document gets the framing and referrer guards; JSON answers do not need them.
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
+    // The reference is loaded on the first request under /docs; what it does not serve gets this app's not-found.
+    const head = await app.inject({ method: 'HEAD', url: '/docs/js/scalar.js' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toContain('javascript');
+    const unknown = await app.inject('/docs/nothing-here');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: 'Not found', code: 'not_found' });
+    expect(unknown.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     const json = await app.inject('/openapi.json');
     expect(json.headers['x-frame-options']).toBeUndefined();
     expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
