@@ -8,9 +8,7 @@
  * not found is a normal tool result with `isError: true` and the next step to try.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { z } from 'zod';
 import { SCHEMA_VERSION } from '../domain/index.ts';
 import type { MarketHistoryService, QueryService } from '../serve/index.ts';
@@ -37,8 +35,42 @@ function issuesText(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
 }
 
+/** The parts of the MCP SDK this server uses. */
+interface McpSdk {
+  Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+}
+
+let sdkLoading: Promise<McpSdk> | null = null;
+
+/**
+ * The MCP SDK, imported on the first /mcp request rather than at start (issue 18): its modules took about 0.14 s of
+ * every start on the 2-core machine, in a process that may never be asked.
+ */
+function mcpSdk(): Promise<McpSdk> {
+  sdkLoading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(
+    ([server, transport, types]) => ({
+      Server: server.Server,
+      StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+      types,
+    }),
+    (err: unknown) => {
+      sdkLoading = null; // the next request tries again
+      throw err;
+    },
+  );
+  return sdkLoading;
+}
+
 /** One MCP server over the query service (created per request: the service is stateless). */
-export function createMcpServer(qs: QueryService, opts: McpOptions): Server {
+export async function createMcpServer(qs: QueryService, opts: McpOptions): Promise<Server> {
+  const { Server, types } = await mcpSdk();
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = types;
   const server = new Server(
     { name: opts.serviceName, version: SCHEMA_VERSION },
     { capabilities: { tools: {} }, instructions: AGENT_INSTRUCTIONS },
@@ -143,8 +175,17 @@ export async function handleMcpHttp(
   const sse = prefersEventStream(req.headers.accept);
   // Spec §4.10: `application/json` alone is sufficient. The SDK transport insists on both, so complete it.
   req.headers.accept = 'application/json, text/event-stream';
-  const server = createMcpServer(qs, opts);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !sse });
+  let server: Server;
+  let transport: InstanceType<McpSdk['StreamableHTTPServerTransport']>;
+  try {
+    const { StreamableHTTPServerTransport } = await mcpSdk();
+    server = await createMcpServer(qs, opts);
+    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !sse });
+  } catch (err) {
+    opts.logger?.warn({ err }, 'mcp request failed: the MCP SDK could not be loaded');
+    if (!res.headersSent) writeJsonRpcError(res, 500, -32603, 'Internal error');
+    return;
+  }
   res.on('close', () => {
     void transport.close();
     void server.close();
