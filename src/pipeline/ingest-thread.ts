@@ -8,7 +8,7 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { IngestOptions, IngestResult } from './ingest.ts';
-import { PIPELINE_YOUNG_GENERATION_MB, warnIfHeapBoundUncontained } from './thread.ts';
+import { heapBoundExceeded, pipelineThreadLimits, warnIfHeapBoundUncontained } from './thread.ts';
 import type { PipelineLogger, ProgressEvent, ProgressListener } from './types.ts';
 
 /** What of IngestOptions crosses to the thread: everything but the store, the logger and the callbacks. */
@@ -51,7 +51,7 @@ export function runIngestOnThread(options: IngestThreadOptions): Promise<IngestR
   };
   const thread = new Thread(new URL('./thread-boot.mjs', import.meta.url), {
     workerData: data,
-    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB },
+    resourceLimits: pipelineThreadLimits(heapMb),
   });
   return new Promise<IngestResult>((resolve, reject) => {
     let settled = false;
@@ -67,15 +67,9 @@ export function runIngestOnThread(options: IngestThreadOptions): Promise<IngestR
       else if (message.type === 'failed') settle({ error: new Error(message.error) });
     });
     thread.on('error', (err) => {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        const message =
-          `the pipeline thread ran out of its ${heapMb} MB heap bound (PMREF_PIPELINE_HEAP_MB): the run in progress ` +
-          'ended and nothing of it was published (the next run marks it aborted); raise PMREF_PIPELINE_HEAP_MB';
-        options.logger.error({ err: err.message, heap_mb: heapMb }, message);
-        settle({ error: new Error(message) });
-      } else {
-        settle({ error: err });
-      }
+      const outOfHeap = heapBoundExceeded(err, heapMb);
+      if (outOfHeap !== null) options.logger.error({ err: err.message, heap_mb: heapMb }, outOfHeap);
+      settle({ error: outOfHeap === null ? err : new Error(outOfHeap) });
     });
     thread.on('exit', (code) =>
       settle({ error: new Error(`the pipeline thread exited (code ${code}) without a result`) }),

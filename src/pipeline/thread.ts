@@ -94,6 +94,23 @@ const REPLACE_AFTER_MS = 10_000;
  */
 export const HEAP_BOUND_CONTAINED = Number(process.versions.node.split('.')[0]) < 24;
 
+/** The resource limits of a pipeline thread: its heap bound (PMREF_PIPELINE_HEAP_MB) and its young generation. */
+export function pipelineThreadLimits(heapMb: number): {
+  maxOldGenerationSizeMb: number;
+  maxYoungGenerationSizeMb: number;
+} {
+  return { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB };
+}
+
+/** What to say when a pipeline thread's error is that it ran out of its heap bound; null for any other error. */
+export function heapBoundExceeded(err: Error, heapMb: number): string | null {
+  if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY') return null;
+  return (
+    `the pipeline thread ran out of its ${heapMb} MB heap bound (PMREF_PIPELINE_HEAP_MB): the run in progress ` +
+    'ended and nothing of it was published (the next run marks it aborted); raise PMREF_PIPELINE_HEAP_MB if this repeats'
+  );
+}
+
 /** Says so in the log, as a pipeline thread starts, where HEAP_BOUND_CONTAINED does not hold. */
 export function warnIfHeapBoundUncontained(logger: PipelineLogger, heapMb: number): void {
   if (HEAP_BOUND_CONTAINED) return;
@@ -179,7 +196,7 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
     const heapMb = options.config.PMREF_PIPELINE_HEAP_MB;
     const t = new Thread(new URL('./thread-boot.mjs', import.meta.url), {
       workerData: data,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: PIPELINE_YOUNG_GENERATION_MB },
+      resourceLimits: pipelineThreadLimits(heapMb),
     });
     t.on('message', (message: FromThread) => {
       if (message.type === 'progress') options.onProgress?.(message.event);
@@ -204,13 +221,8 @@ export function startThreadWorker(options: ThreadWorkerOptions): Worker {
       }
     });
     t.on('error', (err) => {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
-        logger.error(
-          { err: err.message, heap_mb: heapMb },
-          `the pipeline thread ran out of its ${heapMb} MB heap bound (PMREF_PIPELINE_HEAP_MB): the run in progress ` +
-            'ended and nothing of it was published (the next pipeline thread marks it aborted); raise ' +
-            'PMREF_PIPELINE_HEAP_MB if this repeats',
-        );
+      const outOfHeap = heapBoundExceeded(err, heapMb);
+      if (outOfHeap !== null) logger.error({ err: err.message, heap_mb: heapMb }, outOfHeap);
       else logger.error({ err: err.message }, 'the pipeline thread failed');
     });
     t.on('exit', (code) => {
