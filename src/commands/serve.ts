@@ -8,7 +8,6 @@
  * closed; it exits 0 either way (a forced close is logged as a warning).
  */
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
 import type { Registry } from 'prom-client';
@@ -30,7 +29,7 @@ import {
   readModelMetrics,
   startMetricsServer,
 } from '../metrics/index.ts';
-import { ReadModelHolder } from '../serve/index.ts';
+import { packPathFor, ReadModelHolder } from '../serve/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
@@ -215,19 +214,6 @@ function factsOf(holder: ReadModelHolder): ReadModelFacts {
   };
 }
 
-/**
- * Embedded SQLite keeps a read-model pack beside its database file, so a restart serves at once; PostgreSQL
- * replicas build from the store (they share no disk). The pack is named after its database file
- * (`pmref.sqlite` → `pmref.sqlite.pack`), so two stores in one folder keep a pack each; the pack also records
- * the store's identity, so a pack that outlived its database is never served (pack.ts).
- */
-function packPathFor(dbUrl: string): { packPath?: string } {
-  if (!dbUrl.startsWith('sqlite:')) return {};
-  const file = dbUrl.slice('sqlite:'.length);
-  if (file === ':memory:' || file === '') return {};
-  return { packPath: `${resolve(file)}.pack` };
-}
-
 async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -272,13 +258,15 @@ export async function runServer(
   const origin = (config.PMREF_BASE_URL ?? `http://${listen.host}:${port}`).replace(/\/+$/, '');
   const store = existingStore ?? (await openStore(config.PMREF_DB_URL));
   if (!existingStore) await store.migrate();
+  const packPath = packPathFor(config.PMREF_DB_URL);
   const holder = await ReadModelHolder.create(store, {
     origin,
     clock: () => new Date(),
     onError: (err) => logger.error({ err }, 'read model rebuild failed; still serving the previous generation'),
     onSwap: (m, ms) => logger.info({ generation: m.generation, events: m.events.length, ms }, 'read model swapped'),
     bodyCacheBytes: config.PMREF_BODY_CACHE_MB * 1024 * 1024,
-    ...packPathFor(config.PMREF_DB_URL),
+    // Embedded SQLite keeps a read-model pack beside its database file, so a restart serves at once (pack-file.ts).
+    ...(packPath === null ? {} : { packPath }),
   });
   holder.startPolling(POLL_MS);
 

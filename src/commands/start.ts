@@ -150,22 +150,27 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
       }
       // Pipelines run on their own thread so requests never wait on one; an in-memory SQLite database is not
       // shared between connections, so there the worker stays on the server's thread.
-      const worker =
+      const startPipeline = () =>
         sqlitePathOf(config.PMREF_DB_URL) === ':memory:'
           ? startWorker({ ...workerOptions, store })
           : startThreadWorker(workerOptions);
+      // A first start needs its pipeline before it can serve. A restart serves first and starts its pipeline then:
+      // the thread's start (loading its own compiled module, about a second of CPU) would otherwise compete with
+      // loading the read model on a 2-core host (issue 18: restart to first 200 ≤ 3 s). A stale catalog is still
+      // refreshed at once, a second or two later.
+      const firstWorker = empty ? startPipeline() : null;
       /** True while the first start serves an older snapshot and its first ingest still runs. */
       let initialPending = false;
       try {
-        if (empty) {
+        if (firstWorker) {
           // Serving starts with the first published generation: on the simulated universe that is its oldest
           // snapshot (yesterday's), and the newest swaps in when its run publishes, about half a minute later
           // (that run starts once this model serves: see firstServed). Until then /v1/status names the run in
           // progress.
-          const first = await Promise.race([worker.initial, firstPublished]);
+          const first = await Promise.race([firstWorker.initial, firstPublished]);
           if (first === 'published') {
             initialPending = true;
-            void worker.initial.finally(() => {
+            void firstWorker.initial.finally(() => {
               initialPending = false;
             });
           } else {
@@ -180,15 +185,17 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
         void server.holder.quiet().finally(settleFirstServed);
       } catch (err) {
         settleFirstServed();
-        // Nothing will serve (the address is taken, the store cannot be read…): the pipeline thread must not go on
-        // in a process that only looks alive. A run in progress has a moment to finish; else it ends unpublished
-        // and the next start marks it aborted.
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'not serving: stopping the pipeline');
-        await worker.stop(STOP_ON_FAILURE_MS);
+        // Nothing will serve (the address is taken, the store cannot be read…): a first start's pipeline thread must
+        // not go on in a process that only looks alive. A run in progress has a moment to finish; else it ends
+        // unpublished and the next start marks it aborted. A restart has started none.
+        const reason = err instanceof Error ? err.message : String(err);
+        logger.error({ err: reason }, firstWorker ? 'not serving: stopping the pipeline' : 'not serving');
+        await firstWorker?.stop(STOP_ON_FAILURE_MS);
         throw err;
       } finally {
         await closeInterim?.();
       }
+      const worker = firstWorker ?? startPipeline();
       process.stdout.write(servingLines(server, (performance.now() - t0) / 1000, initialPending));
       // A first start on the simulated universe deferred its price history: once its first ingest is done and the
       // server has swapped in what it published, written its pack and compacted its heap, fetch it in the

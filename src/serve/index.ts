@@ -35,6 +35,7 @@ export type { DayMark, MoverCandidates, MoverMarket } from './movers.ts';
 export { moverCandidates } from './movers.ts';
 export { noticeFor } from './notice.ts';
 export { readPack, writePack } from './pack.ts';
+export { packPathFor } from './pack-file.ts';
 export type { Clamped, Raw } from './params.ts';
 export { clampInt, clampMinMult, clampOffset } from './params.ts';
 export type { EventQuery, ReadModelSource, SignalQuery } from './query-service.ts';

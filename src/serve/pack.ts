@@ -13,9 +13,9 @@
  * all but the small ones, see `heldBody`), so loading takes the bodies as they are, with no work per body.
  * Each part is preceded by its length (UInt32BE).
  */
-import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import type {
   Catalyst,
   Event,
@@ -28,6 +28,7 @@ import type {
 import { Body, BodyCache, DEFAULT_BODY_CACHE_BYTES, GzipBody, HELD_GZIP_LEVEL } from './json-bytes.ts';
 import { catalogFromPack, type PackedCatalog, packCatalog } from './market-list.ts';
 import type { MoverCandidates } from './movers.ts';
+import { type PackKey, type PackStamp, readPackFile, takePrefetchedPackFile } from './pack-file.ts';
 import { questionIndexFrom } from './questions.ts';
 import { type EventEntry, indexEvents, type MarketEntry, type ReadModel, withLazyRefs } from './read-model.ts';
 
@@ -45,17 +46,6 @@ export const PACK_VERSION = 8;
 type Ref =
   | [offset: number, length: number, etag: string]
   | [offset: number, length: number, etag: string, plain: number];
-
-/** The plain first part of a pack: what decides whether it is used. */
-interface PackStamp extends PackKey {
-  version: number;
-  builtAt: string;
-  /** The header's length as JSON, so it inflates into one allocation of exactly its size. */
-  headerBytes: number;
-}
-
-/** A key longer than this is not a stamp of this format (a format-4 pack begins with its whole header). */
-const MAX_STAMP_BYTES = 64 * 1024;
 
 interface PackHeader {
   dataSource: ReadModel['dataSource'];
@@ -86,14 +76,6 @@ interface PackHeader {
   catalog: PackedCatalog;
   /** Issue 20: the markets' venue identifiers by market id; the reference index is rebuilt from them at load. */
   venueRefs: Array<[marketId: string, refs: MarketVenueRefs]>;
-}
-
-/** What a pack must match to be used: the store it was built from, its generation, origin and UTC day. */
-export interface PackKey {
-  store: string;
-  generation: number;
-  origin: string;
-  today: string;
 }
 
 /**
@@ -207,7 +189,6 @@ function forgetLastMatch(): void {
 const EMPTY_MATCH = /^/;
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
 function lengthOf(part: Buffer): Buffer {
   const len = Buffer.alloc(4);
@@ -215,56 +196,26 @@ function lengthOf(part: Buffer): Buffer {
   return len;
 }
 
-/** `length` bytes of the file from `position`, in their own allocation (an error when the file is shorter). */
-async function readAt(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const out = Buffer.allocUnsafeSlow(length);
-  for (let at = 0; at < length; ) {
-    const { bytesRead } = await fh.read(out, at, length - at, position + at);
-    if (bytesRead === 0) throw new Error('pack truncated');
-    at += bytesRead;
-  }
-  return out;
-}
-
-/** The parts of a pack that fits `want`, or null. */
+/** The parts of a pack that fits `want` (read ahead by a prefetch when there is one: pack-file.ts), or null. */
 async function readParts(
   path: string,
   want: PackKey,
 ): Promise<{ header: PackHeader; stamp: PackStamp; bodies: Buffer } | null> {
-  let fh: FileHandle;
+  const fits = (stamp: PackStamp) =>
+    stamp.version === PACK_VERSION &&
+    stamp.store === want.store &&
+    stamp.generation === want.generation &&
+    stamp.origin === want.origin &&
+    stamp.today === want.today;
+  const prefetched = await takePrefetchedPackFile(path);
+  // A prefetch read the whole pack before the key was known: one that does not fit is the file's other version
+  // (or one written since), and the file is read again as if there had been no prefetch.
+  const file = prefetched && fits(prefetched.stamp) ? prefetched : await readPackFile(path, fits);
+  if (file === null) return null;
   try {
-    fh = await open(path, 'r');
-  } catch {
-    return null; // no pack (or none readable)
-  }
-  try {
-    const stampLength = (await readAt(fh, 0, 4)).readUInt32BE(0);
-    if (stampLength > MAX_STAMP_BYTES) return null;
-    const stamp = JSON.parse((await readAt(fh, 4, stampLength)).toString('utf8')) as PackStamp;
-    if (
-      stamp.version !== PACK_VERSION ||
-      stamp.store !== want.store ||
-      stamp.generation !== want.generation ||
-      stamp.origin !== want.origin ||
-      stamp.today !== want.today
-    )
-      return null;
-    const headAt = 4 + stampLength;
-    const headLength = (await readAt(fh, headAt, 4)).readUInt32BE(0);
-    const bodiesAt = headAt + 4 + headLength;
-    const size = (await fh.stat()).size;
-    // The header inflates on the thread pool while the body region is read.
-    const [head, bodies] = await Promise.all([
-      // One output chunk of the header's size: zlib's default 16 KB chunks would be thousands of small
-      // allocations, leaving the allocator's heap fragmented for the life of the process.
-      readAt(fh, headAt + 4, headLength).then((gz) => gunzipAsync(gz, { chunkSize: stamp.headerBytes + 1 })),
-      readAt(fh, bodiesAt, size - bodiesAt),
-    ]);
-    return { header: JSON.parse(head.toString('latin1')) as PackHeader, stamp, bodies };
+    return { header: JSON.parse(file.header.toString('latin1')) as PackHeader, stamp: file.stamp, bodies: file.bodies };
   } catch {
     return null;
-  } finally {
-    await fh.close();
   }
 }
 

@@ -221,6 +221,11 @@ describe('pmref start', () => {
     expect(s.interim).toBeNull();
     expect(s.banner).toMatch(/generation 3, ready in/);
     expect((await info(s.url)).generation).toBe(3);
+    // Its pipeline thread starts once it serves (issue 18), and says where its schedule stands.
+    const deadline = Date.now() + 30_000;
+    while (!/"thread":"pipeline".*"msg":"worker start: /.test(s.stderr()) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(s.stderr()).toMatch(/"thread":"pipeline".*"msg":"worker start: the last run finished/);
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
   }, 60_000);
@@ -236,10 +241,12 @@ describe('pmref start', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
-    // A restart: its pipeline thread had started; it is stopped, and the process ends.
+    // A restart starts its pipeline thread once it serves (issue 18: the thread's start competed with loading the
+    // read model): here it never serves, so no thread started, and the process ends.
     const again = await startOnTakenAddress(join(dir, 'pmref.sqlite'));
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`EADDRINUSE: address already in use 127.0.0.1:${again.port}`);
-    expect(again.stderr).toContain('not serving: stopping the pipeline');
+    expect(again.stderr).toContain('"msg":"not serving"');
+    expect(again.stderr).not.toContain('"thread":"pipeline"');
   }, 60_000);
 });
