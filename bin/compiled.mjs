@@ -135,6 +135,9 @@ function removeStale(cacheDir, name, keep) {
   }
 }
 
+/** tsx's loader, registered on first use (see importSources). */
+let tsxRegistered = null;
+
 /**
  * Imports `entry`, a path under the repository's root (`src/cli.ts`): the compiled module of a source under src/,
  * or the file through tsx (PMREF_COMPILE_CACHE=off, a compile that failed, a file outside src/: see the head of
@@ -160,8 +163,11 @@ export async function importSources(entry) {
       return import(url);
     }
   }
-  const { register } = await import('tsx/esm/api');
-  register();
+  // Once per process: a command may import two entries (bin/pmref.js), and each registration adds its own hooks.
+  tsxRegistered ??= import('tsx/esm/api').then(({ register }) => {
+    register();
+  });
+  await tsxRegistered;
   return import(pathToFileURL(join(ROOT, entry)).href);
 }
 
