@@ -37,10 +37,11 @@ import { type EventEntry, indexEvents, type MarketEntry, type ReadModel, withLaz
  * catalog (issue 17). 4: question legs name their subject. 5: bodies held gzip, the header compressed behind a
  * plain key (issue 18). 6: the markets' venue identifiers, for the reference index (issue 20). 7: question
  * spreads gross and net of fees (issue 20). 8: markets' own fee terms price the spreads, with a note where they
- * cannot (issue 20).
+ * cannot (issue 20). 9: the movers' candidates and the markets' venue identifiers as JSON texts in the header,
+ * parsed on first use (issue 18: a restart parsed 22 MB of them before its first answer).
  * Packs of other versions are rebuilt.
  */
-export const PACK_VERSION = 8;
+export const PACK_VERSION = 9;
 
 /** Where a body's held bytes are in the body region; a gzip-held body also gives its identity length. */
 type Ref =
@@ -52,7 +53,8 @@ interface PackHeader {
   notice: Notice;
   moversNotice: Notice;
   counts: ReadModel['counts'];
-  movers: MoverCandidates;
+  /** `MoverCandidates` as JSON, parsed on first use (`lazily`). */
+  movers: string;
   catalysts: Catalyst[];
   signals: SignalBulletin[];
   events: Array<{
@@ -74,8 +76,11 @@ interface PackHeader {
   stats: { data: Stats; body: Ref };
   /** Issue 17: market rows and normalized search documents; the search index is rebuilt from them at load. */
   catalog: PackedCatalog;
-  /** Issue 20: the markets' venue identifiers by market id; the reference index is rebuilt from them at load. */
-  venueRefs: Array<[marketId: string, refs: MarketVenueRefs]>;
+  /**
+   * Issue 20: the markets' venue identifiers by market id, `[marketId, MarketVenueRefs][]` as JSON; the reference
+   * index is rebuilt from them when it is first used.
+   */
+  venueRefs: string;
 }
 
 /**
@@ -105,7 +110,7 @@ export async function writePack(
     notice: model.notice,
     moversNotice: model.moversNotice,
     counts: model.counts,
-    movers: model.movers,
+    movers: JSON.stringify(model.movers),
     catalysts: model.catalysts,
     signals: model.signals,
     events: model.events.map((e) => ({
@@ -125,7 +130,7 @@ export async function writePack(
     questions: model.questions.list.map((q) => ({ summary: q.summary, detail: ref(q.detail) })),
     stats: { data: model.stats.data, body: ref(model.stats.body) },
     catalog: packCatalog(model.catalog),
-    venueRefs: model.refs ? [...model.refs.venueRefs] : [],
+    venueRefs: JSON.stringify(model.refs ? [...model.refs.venueRefs] : []),
   };
   const headJson = Buffer.from(asciiJson(header), 'latin1');
   const stamp: PackStamp = {
@@ -259,7 +264,7 @@ export async function readPack(
     const entry = marketById.get(id);
     if (entry) marketByNative.set(native, entry);
   }
-  return withLazyRefs(
+  const model = withLazyRefs(
     {
       generation: stamp.generation,
       builtAt: stamp.builtAt,
@@ -275,7 +280,6 @@ export async function readPack(
       byGrade,
       marketById,
       marketByNative,
-      movers: header.movers,
       catalysts: header.catalysts,
       signals: header.signals,
       signalBySlug: new Map(header.signalBodies.map(([slug, ref]) => [slug, body(ref)])),
@@ -290,6 +294,40 @@ export async function readPack(
     },
     catalog,
     events,
-    new Map(header.venueRefs),
+    lazily(header.venueRefs, (refs: VenueRefList) => new Map(refs)),
   );
+  return withLazyMovers(
+    model,
+    lazily(header.movers, (movers: MoverCandidates) => movers),
+  );
+}
+
+type VenueRefList = Array<[marketId: string, refs: MarketVenueRefs]>;
+
+/**
+ * A part of a pack's header kept as JSON text until it is first asked for, then parsed (and made into what `from`
+ * makes of it) once, and the text let go. The parts a first answer does not need are kept so (the movers'
+ * candidates, 14 MB; the venue identifiers, 9 MB): parsed with the rest, they cost a restart about 0.2 s before its
+ * first answer; the holder warms them after it (read-model-holder.ts `warmIndexes`). A function of its own, so the
+ * closure holds the text and nothing of the load that made it (see `withLazyRefs`).
+ */
+function lazily<J, T>(json: string, from: (parsed: J) => T): () => T {
+  let text: string | null = json;
+  let value: T | undefined;
+  return () => {
+    if (text !== null) {
+      value = from(JSON.parse(text) as J);
+      text = null;
+    }
+    return value as T;
+  };
+}
+
+/** `model` with its `movers` read from `movers` on first use (see `lazily`). */
+function withLazyMovers<M extends object>(
+  model: M,
+  movers: () => MoverCandidates,
+): M & { readonly movers: MoverCandidates } {
+  Object.defineProperty(model, 'movers', { get: movers, enumerable: true });
+  return model as M & { readonly movers: MoverCandidates };
 }

@@ -90,10 +90,11 @@ async function buildConsistent(store: Store, opts: HolderOptions): Promise<ReadM
   }
 }
 
-/** Builds the indexes a model makes on first use (catalog search, identifier lookup). */
+/** Builds the indexes a model makes on first use (catalog search, identifier lookup), and parses what a pack left as text. */
 function warmIndexes(model: ReadModel): void {
   void model.catalog.search;
   void model.refs;
+  void model.movers;
 }
 
 export class ReadModelHolder implements ReadModelSource {

@@ -142,7 +142,7 @@ describe('read-model pack', () => {
     expect([...back.signalBySlug.keys()]).toEqual([...model.signalBySlug.keys()]);
   });
 
-  it('builds the search and identifier indexes on first use, answering as the model it was written from', async () => {
+  it('builds the search and identifier indexes and parses the movers on first use, answering as the model it was written from', async () => {
     const path = join(dir, 'lazy.pack');
     const back = await roundTrip(path);
     const words = model.events.slice(0, 3).map((e) => e.event.question.split(' ').slice(-2).join(' '));
@@ -158,6 +158,10 @@ describe('read-model pack', () => {
       expect(resolveIn(back.refs, ref)).not.toBeNull();
     }
     expect(back.refs).toBe(back.refs);
+    // The movers' candidates are parsed from the header's text on first use, once (issue 18).
+    expect(typeof Object.getOwnPropertyDescriptor(back, 'movers')?.get).toBe('function');
+    expect(back.movers).toEqual(model.movers);
+    expect(back.movers).toBe(back.movers);
   });
 
   it('keeps every body as the model holds it (gzip or identity), so a restart serves the very same bytes', async () => {
