@@ -18,9 +18,15 @@ const DOCS_CSP =
 /** The headers of the docs instance's answers that are passed on (type, redirect target, caching). */
 const PASSED_HEADERS = ['content-type', 'location', 'cache-control', 'etag', 'last-modified'] as const;
 
+/** The Scalar plugin for Fastify, as the package exports it. */
+type ScalarPlugin = typeof import('@scalar/fastify-api-reference')['default'];
+
+/** Imports the Scalar plugin (a test seam: `registerDocs`' `load`). */
+const importScalar = async (): Promise<ScalarPlugin> => (await import('@scalar/fastify-api-reference')).default;
+
 /** The Fastify instance that serves the Scalar plugin's routes under /docs. */
-async function buildDocsInstance(): Promise<FastifyInstance> {
-  const { default: scalar } = await import('@scalar/fastify-api-reference');
+async function buildDocsInstance(load: () => Promise<ScalarPlugin>): Promise<FastifyInstance> {
+  const scalar = await load();
   const docs = Fastify({ logger: false });
   await docs.register(scalar, {
     routePrefix: '/docs',
@@ -38,11 +44,23 @@ async function buildDocsInstance(): Promise<FastifyInstance> {
   return docs;
 }
 
-export async function registerDocs(app: FastifyInstance): Promise<void> {
+/**
+ * The /docs routes. A reference that cannot be loaded answers 500 in the app's error shape and is tried again on the
+ * next request; it is logged here, on the app's logger, since the routes' own log level is silent.
+ */
+export async function registerDocs(
+  app: FastifyInstance,
+  opts: { load?: () => Promise<ScalarPlugin> } = {},
+): Promise<void> {
+  const load = opts.load ?? importScalar;
   let instance: Promise<FastifyInstance> | null = null;
   const docsInstance = (): Promise<FastifyInstance> => {
-    instance ??= buildDocsInstance().catch((err: unknown) => {
+    instance ??= buildDocsInstance(load).catch((err: unknown) => {
       instance = null; // the next request tries again
+      app.log.error(
+        { err },
+        'the API reference (/docs) could not be loaded: answering 500, trying again on the next request',
+      );
       throw err;
     });
     return instance;
