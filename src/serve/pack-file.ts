@@ -158,11 +158,13 @@ export function takePrefetchedPackFile(path: string): Promise<PackFile | null> |
 
 /**
  * What `bin/pmref.js` calls before it loads the rest of pmref: for the commands that serve a read model (`start`,
- * `serve`), starts reading the pack of the store PMREF_DB_URL names. Anything it cannot tell (another command, no
- * pack path) starts nothing; the configuration is checked later, as always.
+ * `serve`), starts reading the pack of the store PMREF_DB_URL names. Anything it cannot tell (another command, a
+ * request for the usage, no pack path) starts nothing; the configuration is checked later, as always.
  */
 export function prefetchForCommand(args: readonly string[], env: NodeJS.ProcessEnv): void {
   if (args[0] !== 'start' && args[0] !== 'serve') return;
+  // A command asked for its usage serves nothing (cli.ts answers it before running the command).
+  if (args.includes('--help') || args.includes('-h')) return;
   const path = packPathFor(env.PMREF_DB_URL ?? DEFAULT_DB_URL);
   if (path !== null) void prefetchPackFile(path);
 }

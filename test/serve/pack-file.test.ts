@@ -109,14 +109,14 @@ describe('a prefetched pack', () => {
 });
 
 describe('prefetchForCommand', () => {
-  it('reads ahead for the commands that serve a read model, from the store PMREF_DB_URL names', async () => {
+  it('reads ahead for the commands that serve a read model (not for their usage), from the store PMREF_DB_URL names', async () => {
     const db = join(dir, 'cmd.sqlite');
     await writePack(model, `${db}.pack`, key.store);
     for (const command of ['start', 'serve']) {
       prefetchForCommand([command, '--port', '0'], { PMREF_DB_URL: `sqlite:${db}` });
       expect((await takePrefetchedPackFile(`${db}.pack`))?.stamp.store).toBe(key.store);
     }
-    for (const args of [['ingest'], ['bench'], []]) {
+    for (const args of [['ingest'], ['bench'], [], ['start', '--help'], ['serve', '-h']]) {
       prefetchForCommand(args, { PMREF_DB_URL: `sqlite:${db}` });
       expect(takePrefetchedPackFile(`${db}.pack`)).toBeUndefined();
     }
