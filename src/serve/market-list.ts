@@ -28,6 +28,7 @@ import { clampOffset, type Raw, str } from './params.ts';
 import {
   type IndexedDocs,
   indexedDocs,
+  type SearchDocs,
   SearchIndex,
   type SearchMarketDoc,
   type SearchOutcome,
@@ -64,8 +65,11 @@ export interface MarketCatalog {
   /** Event index by event id. */
   eventIndex: Map<string, number>;
   search: SearchIndex;
-  /** What the search index was built from (kept for the pack: normalized terms, no raw text). */
-  docs: IndexedDocs;
+  /**
+   * What the search index is built from (kept for the pack: normalized terms, no raw text). A built model
+   * normalizes them on first use: read it after the first answer (the holder's warm-up), not before.
+   */
+  readonly docs: IndexedDocs;
 }
 
 /** Whether a market's `also_on` names the same question (same or complement) on the other venue. */
@@ -163,7 +167,9 @@ export class CatalogCollector {
     facts.forEach((f, i) => {
       f.closeAt = liveClose[i] ?? anyClose[i] ?? null;
     });
-    const docs = indexedDocs({
+    // The documents as they stand; normalized for the index (indexedDocs: about 5 s on the full universe, stemming
+    // every title, question and rules text) on first use, after the first answer of a first start (issue 18).
+    const docs: SearchDocs = {
       events: events.map((ev, i) => ({
         title: ev.question,
         tags: ev.tags,
@@ -172,32 +178,37 @@ export class CatalogCollector {
         live: live[i] ?? false,
       })),
       markets,
-    });
-    return catalogOf(rows, facts, eventIndex, docs);
+    };
+    return catalogOf(rows, facts, eventIndex, () => indexedDocs(docs));
   }
 }
 
 /**
- * A catalog whose search index is built from `docs` on first use (about 0.7–1.8 s on the full universe), not
- * before the first answer of a start or restart: the holder warms it once the server listens, and before it swaps
- * a rebuilt model in (read-model-holder.ts, warmIndexes); a request that needs it first builds it then.
+ * A catalog whose search index is built from its documents on first use (about 0.7–1.8 s on the full universe),
+ * not before the first answer of a start or restart: the holder warms it once the server listens, and before it
+ * swaps a rebuilt model in (read-model-holder.ts, warmIndexes); a request that needs it first builds it then. The
+ * documents themselves are normalized on first use too (`docs`: a built model's; a pack holds them normalized).
  */
 function catalogOf(
   rows: MarketRow[],
   events: EventFacts[],
   eventIndex: Map<string, number>,
-  docs: IndexedDocs,
+  docsOf: () => IndexedDocs,
 ): MarketCatalog {
   let search: SearchIndex | null = null;
+  let docs: IndexedDocs | null = null;
   return {
     rows,
     events,
     eventIndex,
     get search(): SearchIndex {
-      search ??= SearchIndex.build(docs);
+      search ??= SearchIndex.build(this.docs);
       return search;
     },
-    docs,
+    get docs(): IndexedDocs {
+      docs ??= docsOf();
+      return docs;
+    },
   };
 }
 
@@ -214,7 +225,7 @@ export function packCatalog(c: MarketCatalog): PackedCatalog {
 
 /** Rebuilds a catalog from its packed form; `eventIds` are the model's events in order. */
 export function catalogFromPack(p: PackedCatalog, eventIds: readonly string[]): MarketCatalog {
-  return catalogOf(p.rows, p.events, new Map(eventIds.map((id, i) => [id, i])), p.docs);
+  return catalogOf(p.rows, p.events, new Map(eventIds.map((id, i) => [id, i])), () => p.docs);
 }
 
 // --- queries ---------------------------------------------------------------------------------------------------
