@@ -51,7 +51,7 @@ describe('the catalog of a built read model', () => {
     const packed = JSON.parse(JSON.stringify(packCatalog(model.catalog)));
     const back = catalogFromPack(
       packed,
-      model.events.map((e) => e.event_id),
+      model.events.map((e) => e.event.event_id),
     );
     expect(back.docs).toEqual(model.catalog.docs);
   });
