@@ -26,8 +26,9 @@ import {
 import { REGIMES } from '../signals/screens/index.ts';
 import { clampOffset, type Raw, str } from './params.ts';
 import {
+  type DocsNormalization,
   type IndexedDocs,
-  indexedDocs,
+  normalizedDocs,
   type SearchDocs,
   SearchIndex,
   type SearchMarketDoc,
@@ -70,6 +71,11 @@ export interface MarketCatalog {
    * normalizes them on first use: read it after the first answer (the holder's warm-up), not before.
    */
   readonly docs: IndexedDocs;
+  /**
+   * How this process normalized `docs` (with each document's fingerprint), once it has: what the next build of the
+   * catalog reuses (`CatalogCollector.finish`). Null before `docs` is read, and for a catalog loaded from a pack.
+   */
+  normalization(): DocsNormalization | null;
 }
 
 /** Whether a market's `also_on` names the same question (same or complement) on the other venue. */
@@ -128,8 +134,12 @@ export class CatalogCollector {
     });
   }
 
-  /** The catalog, with rows in the order of `events` (then market id), and its search index. */
-  finish(events: readonly Event[]): MarketCatalog {
+  /**
+   * The catalog, with rows in the order of `events` (then market id), and its search index. `previous`: the last
+   * build's normalization of its documents (`MarketCatalog.normalization`), whose normalized text this catalog
+   * takes for every document whose source text is unchanged (issue 18: a rebuild redoes only what changed).
+   */
+  finish(events: readonly Event[], previous: DocsNormalization | null = null): MarketCatalog {
     const eventIndex = new Map(events.map((e, i) => [e.event_id, i]));
     const order = (p: Pending) => (p.eventId === null ? -1 : (eventIndex.get(p.eventId) ?? -1));
     const sorted = this.pending
@@ -167,8 +177,9 @@ export class CatalogCollector {
     facts.forEach((f, i) => {
       f.closeAt = liveClose[i] ?? anyClose[i] ?? null;
     });
-    // The documents as they stand; normalized for the index (indexedDocs: about 5 s on the full universe, stemming
-    // every title, question and rules text) on first use, after the first answer of a first start (issue 18).
+    // The documents as they stand; normalized for the index (normalizedDocs: about 5 s on the full universe, stemming
+    // every title, question and rules text, when there is no previous normalization to take unchanged ones from) on
+    // first use, after the first answer of a first start (issue 18).
     const docs: SearchDocs = {
       events: events.map((ev, i) => ({
         title: ev.question,
@@ -179,7 +190,10 @@ export class CatalogCollector {
       })),
       markets,
     };
-    return catalogOf(rows, facts, eventIndex, () => indexedDocs(docs));
+    return catalogOf(rows, facts, eventIndex, () => {
+      const normalization = normalizedDocs(docs, previous);
+      return { docs: normalization.docs, normalization };
+    });
   }
 }
 
@@ -193,13 +207,15 @@ function catalogOf(
   rows: MarketRow[],
   events: EventFacts[],
   eventIndex: Map<string, number>,
-  docsOf: () => IndexedDocs,
+  docsOf: () => { docs: IndexedDocs; normalization: DocsNormalization | null },
 ): MarketCatalog {
   let search: SearchIndex | null = null;
   let docs: IndexedDocs | null = null;
+  let normalization: DocsNormalization | null = null;
   // Let go once used: a built model's source documents hold every market's rules text (kept, they held RSS 20–30 MB
-  // higher 60 s after a first start's catch-up on the full universe: 593 against 573 MB).
-  let source: (() => IndexedDocs) | null = docsOf;
+  // higher 60 s after a first start's catch-up on the full universe: 593 against 573 MB), and the previous build's
+  // normalization, which holds that model's documents.
+  let source: typeof docsOf | null = docsOf;
   return {
     rows,
     events,
@@ -210,11 +226,14 @@ function catalogOf(
     },
     get docs(): IndexedDocs {
       if (docs === null) {
-        docs = (source as () => IndexedDocs)();
+        const out = (source as typeof docsOf)();
+        docs = out.docs;
+        normalization = out.normalization;
         source = null;
       }
       return docs;
     },
+    normalization: () => normalization,
   };
 }
 
@@ -231,7 +250,10 @@ export function packCatalog(c: MarketCatalog): PackedCatalog {
 
 /** Rebuilds a catalog from its packed form; `eventIds` are the model's events in order. */
 export function catalogFromPack(p: PackedCatalog, eventIds: readonly string[]): MarketCatalog {
-  return catalogOf(p.rows, p.events, new Map(eventIds.map((id, i) => [id, i])), () => p.docs);
+  return catalogOf(p.rows, p.events, new Map(eventIds.map((id, i) => [id, i])), () => ({
+    docs: p.docs,
+    normalization: null,
+  }));
 }
 
 // --- queries ---------------------------------------------------------------------------------------------------

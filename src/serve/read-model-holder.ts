@@ -10,6 +10,7 @@ import { collectGarbage, compactHeap } from './gc.ts';
 import { readPack, writePack } from './pack.ts';
 import type { ReadModelSource } from './query-service.ts';
 import { buildReadModel, type ReadModel } from './read-model.ts';
+import type { DocsNormalization } from './search/engine.ts';
 
 export interface HolderOptions {
   origin: string;
@@ -74,9 +75,13 @@ const MAX_BUILDS = 4;
  * is built again. After MAX_BUILDS the last model is kept and said to be stale (onError); its generation is the
  * older one, so the next refresh rebuilds.
  */
-async function buildConsistent(store: Store, opts: HolderOptions): Promise<ReadModel> {
+async function buildConsistent(
+  store: Store,
+  opts: HolderOptions,
+  previousDocs: DocsNormalization | null = null,
+): Promise<ReadModel> {
   for (let build = 1; ; build++) {
-    const model = await buildReadModel(store, buildOptionsOf(opts));
+    const model = await buildReadModel(store, { ...buildOptionsOf(opts), previousDocs });
     const now = await store.generation();
     if (now === model.generation) return model;
     if (build >= MAX_BUILDS) {
@@ -240,7 +245,8 @@ export class ReadModelHolder implements ReadModelSource {
       }
       const started = Date.now();
       const publishedAt = await publishedAtOf(this.store);
-      const next = await buildConsistent(this.store, this.opts);
+      // The served model's search documents, normalized: the new one normalizes only those whose text changed.
+      const next = await buildConsistent(this.store, this.opts, this.model.catalog.normalization());
       // Built before the swap, so no request after it waits for an index.
       warmIndexes(next);
       this.model = next;

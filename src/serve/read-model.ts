@@ -35,6 +35,7 @@ import { type DayMark, type MoverCandidates, type MoverMarket, moverCandidates }
 import { noticeFor } from './notice.ts';
 import { buildQuestionIndex, type QuestionIndex, QuestionLegs, questionIndexFrom } from './questions.ts';
 import { RefIndex, venueRefsOf } from './ref-index.ts';
+import type { DocsNormalization } from './search/engine.ts';
 import {
   conciseMarket,
   eventCatalystDates,
@@ -116,6 +117,12 @@ export interface BuildOptions {
   serviceName?: string;
   /** The bound of the model's `BodyCache` in bytes (default `DEFAULT_BODY_CACHE_BYTES`). */
   bodyCacheBytes?: number;
+  /**
+   * The served model's normalization of its search documents (`MarketCatalog.normalization`): the new catalog takes
+   * the normalized text of every document whose source text it shares (issue 18: a rebuild redoes only what
+   * changed). Null or absent: every document is normalized.
+   */
+  previousDocs?: DocsNormalization | null;
 }
 
 function asDataSource(source: string | undefined): DataSource | null {
@@ -274,7 +281,10 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
   );
   const { eventByKey, byCategory, byVenue, byGrade } = indexEvents(entries);
   await yieldToRequests();
-  const catalog = catalogRows.finish(entries.map((e) => e.event));
+  const catalog = catalogRows.finish(
+    entries.map((e) => e.event),
+    opts.previousDocs ?? null,
+  );
 
   const signals = await store.listSignals();
   const signalBySlug = new Map(

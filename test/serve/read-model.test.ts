@@ -23,6 +23,7 @@ describe('ReadModelHolder', () => {
       const query = new QueryService(holder, () => NOW);
       const before = holder.current();
       expect(before.generation).toBe(1);
+      expect(before.catalog.search.searchEvents('fed').hits.length).toBeGreaterThan(0);
       expect(await holder.refresh()).toBe(false); // nothing changed
 
       const run = await store.startRun('simulated', '2026-11-21T13:00:00.000Z');
@@ -40,6 +41,11 @@ describe('ReadModelHolder', () => {
       expect(holder.current().generation).toBe(2);
       expect(query.getEvent(fed.slug)?.value()).toMatchObject({ question: 'Renamed question?' });
       expect(query.getEvent(fed.slug)?.etag).toMatch(/^"g2-/);
+      // The rebuild normalized only the search document whose text changed (the renamed event's) and took the rest
+      // from the model it replaced (which a search had normalized: the holder warms every model it swaps in).
+      const after = holder.current().catalog;
+      expect(after.normalization()?.reused).toBe(after.docs.events.length + after.docs.markets.length - 1);
+      expect(after.search.searchEvents('renamed').hits).toHaveLength(1);
     } finally {
       await store.close();
     }

@@ -21,6 +21,7 @@
  * number weighs half a word) and the caller says which units went unmatched. Events with no live market score
  * 0.85 of their match.
  */
+import { createHash } from 'node:crypto';
 import SearchableMap from 'minisearch/SearchableMap';
 import { IdLookup } from './ids.ts';
 import { parseQuery, type QueryUnit, termsOf, withPhrases } from './text.ts';
@@ -106,20 +107,94 @@ const fieldText = (text: string) => withPhrases(termsOf(text)).join(' ');
 
 /** Normalizes documents for the index (text.ts), deduplicating and capping rules terms. */
 export function indexedDocs(docs: SearchDocs): IndexedDocs {
-  return {
-    events: docs.events.map((e) => [
+  return normalizedDocs(docs, null).docs;
+}
+
+/**
+ * One normalization of documents, kept for the next (issue 18: the read model rebuilds only what changed): the
+ * normalized documents and, parallel to them, a fingerprint of each document's source text (`docFingerprint`).
+ * In memory only: a read-model pack keeps the documents without fingerprints, so a model loaded from a pack
+ * (possibly written by another version of the normalization) leaves nothing to reuse.
+ */
+export interface DocsNormalization {
+  docs: IndexedDocs;
+  eventKeys: string[];
+  marketKeys: string[];
+  /** Documents whose normalized text was taken from the previous normalization (events + markets). */
+  reused: number;
+}
+
+/**
+ * A document's fingerprint: a SHA-1 of the source texts its normalized text is made from, in order (an event's
+ * title, the number of its tags, its tags and its rules texts; a market's question), each text preceded by its
+ * length, so no two lists of texts hash the same input.
+ */
+function docFingerprint(texts: readonly string[]): string {
+  const hash = createHash('sha1');
+  for (const t of texts) hash.update(`${t.length}:`).update(t);
+  return hash.digest('base64url');
+}
+
+function positions(keys: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) out.set(keys[i] as string, i);
+  return out;
+}
+
+/**
+ * `indexedDocs`, taking the normalized text of every document whose source text is that of a document of
+ * `previous` (the last build's normalization in this process) instead of normalizing it again. Normalization is
+ * a pure function of the text (text.ts), so a reused text is the one normalizing would give. On the full
+ * simulated universe normalizing every document is about 5 s of a rebuild; an hourly refresh changes the text of
+ * a few hundred markets.
+ */
+export function normalizedDocs(docs: SearchDocs, previous: DocsNormalization | null): DocsNormalization {
+  const lastEvents = previous === null ? null : positions(previous.eventKeys);
+  const lastMarkets = previous === null ? null : positions(previous.marketKeys);
+  let reused = 0;
+  const eventKeys: string[] = [];
+  const events = docs.events.map((e): [string, string, string] => {
+    const key = docFingerprint([e.title, String(e.tags.length), ...e.tags, ...e.rules]);
+    eventKeys.push(key);
+    const at = lastEvents?.get(key);
+    const last = at === undefined ? undefined : previous?.docs.events[at];
+    if (last !== undefined) {
+      reused++;
+      return last;
+    }
+    return [
       fieldText(e.title),
       e.tags.map((t) => fieldText(t)).join(' '),
       uniq(
         e.rules.flatMap((r) => termsOf(r)),
         RULES_TERMS_CAP,
       ).join(' '),
-    ]),
-    markets: docs.markets.map((m) => fieldText(m.question)),
-    eventIds: docs.events.map((e) => [...e.ids]),
-    marketIds: docs.markets.map((m) => [...m.ids]),
-    eventOf: docs.markets.map((m) => m.event),
-    live: docs.events.map((e) => (e.live ? 1 : 0)),
+    ];
+  });
+  const marketKeys: string[] = [];
+  const markets = docs.markets.map((m) => {
+    const key = docFingerprint([m.question]);
+    marketKeys.push(key);
+    const at = lastMarkets?.get(key);
+    const last = at === undefined ? undefined : previous?.docs.markets[at];
+    if (last !== undefined) {
+      reused++;
+      return last;
+    }
+    return fieldText(m.question);
+  });
+  return {
+    docs: {
+      events,
+      markets,
+      eventIds: docs.events.map((e) => [...e.ids]),
+      marketIds: docs.markets.map((m) => [...m.ids]),
+      eventOf: docs.markets.map((m) => m.event),
+      live: docs.events.map((e) => (e.live ? 1 : 0)),
+    },
+    eventKeys,
+    marketKeys,
+    reused,
   };
 }
 
