@@ -263,7 +263,18 @@ export async function runServer(
     origin,
     clock: () => new Date(),
     onError: (err) => logger.error({ err }, 'read model rebuild failed; still serving the previous generation'),
-    onSwap: (m, ms) => logger.info({ generation: m.generation, events: m.events.length, ms }, 'read model swapped'),
+    onSwap: (m, ms) => {
+      // How many search documents the rebuild normalized, and how many it took from the model it replaced.
+      const docs = m.catalog.normalization();
+      const searchDocs = docs && {
+        normalized: docs.docs.events.length + docs.docs.markets.length - docs.reused,
+        reused: docs.reused,
+      };
+      logger.info(
+        { generation: m.generation, events: m.events.length, ms, search_documents: searchDocs },
+        'read model swapped',
+      );
+    },
     bodyCacheBytes: config.PMREF_BODY_CACHE_MB * 1024 * 1024,
     // Embedded SQLite keeps a read-model pack beside its database file, so a restart serves at once (pack-file.ts).
     ...(packPath === null ? {} : { packPath }),
