@@ -149,51 +149,57 @@ function positions(keys: readonly string[]): Map<string, number> {
  * a few hundred markets.
  */
 export function normalizedDocs(docs: SearchDocs, previous: DocsNormalization | null): DocsNormalization {
-  const lastEvents = previous === null ? null : positions(previous.eventKeys);
-  const lastMarkets = previous === null ? null : positions(previous.marketKeys);
   let reused = 0;
-  const eventKeys: string[] = [];
-  const events = docs.events.map((e): [string, string, string] => {
-    const key = docFingerprint([e.title, String(e.tags.length), ...e.tags, ...e.rules]);
-    eventKeys.push(key);
-    const at = lastEvents?.get(key);
-    const last = at === undefined ? undefined : previous?.docs.events[at];
-    if (last !== undefined) {
+  /** Normalizes each source into `keys` and the result: the previous text where its fingerprint is found. */
+  const normalize = <S, T>(
+    sources: readonly S[],
+    texts: (s: S) => string[],
+    normal: (s: S) => T,
+    last: { keys: readonly string[]; values: readonly T[] } | null,
+  ): { keys: string[]; values: T[] } => {
+    const at = last === null ? null : positions(last.keys);
+    const keys: string[] = [];
+    const values = sources.map((source) => {
+      const key = docFingerprint(texts(source));
+      keys.push(key);
+      const i = at?.get(key);
+      const kept = i === undefined ? undefined : last?.values[i];
+      if (kept === undefined) return normal(source);
       reused++;
-      return last;
-    }
-    return [
+      return kept;
+    });
+    return { keys, values };
+  };
+  const events = normalize(
+    docs.events,
+    (e) => [e.title, String(e.tags.length), ...e.tags, ...e.rules],
+    (e): [string, string, string] => [
       fieldText(e.title),
       e.tags.map((t) => fieldText(t)).join(' '),
       uniq(
         e.rules.flatMap((r) => termsOf(r)),
         RULES_TERMS_CAP,
       ).join(' '),
-    ];
-  });
-  const marketKeys: string[] = [];
-  const markets = docs.markets.map((m) => {
-    const key = docFingerprint([m.question]);
-    marketKeys.push(key);
-    const at = lastMarkets?.get(key);
-    const last = at === undefined ? undefined : previous?.docs.markets[at];
-    if (last !== undefined) {
-      reused++;
-      return last;
-    }
-    return fieldText(m.question);
-  });
+    ],
+    previous && { keys: previous.eventKeys, values: previous.docs.events },
+  );
+  const markets = normalize(
+    docs.markets,
+    (m) => [m.question],
+    (m) => fieldText(m.question),
+    previous && { keys: previous.marketKeys, values: previous.docs.markets },
+  );
   return {
     docs: {
-      events,
-      markets,
+      events: events.values,
+      markets: markets.values,
       eventIds: docs.events.map((e) => [...e.ids]),
       marketIds: docs.markets.map((m) => [...m.ids]),
       eventOf: docs.markets.map((m) => m.event),
       live: docs.events.map((e) => (e.live ? 1 : 0)),
     },
-    eventKeys,
-    marketKeys,
+    eventKeys: events.keys,
+    marketKeys: markets.keys,
     reused,
   };
 }
