@@ -122,4 +122,10 @@ describe('normalizedDocs', () => {
     expect(after.reused).toBe(1); // the market's question only
     expect(after.docs).toEqual(indexedDocs(docs(['weather'], ['snowfall'])));
   });
+
+  it('tells apart texts that differ only where UTF-8 could not (a lone surrogate against U+FFFD)', () => {
+    const before = normalizedDocs(docs(['weather'], [], 'Rain \uD800 in Paris?'), null);
+    const after = normalizedDocs(docs(['weather'], [], 'Rain \uFFFD in Paris?'), before);
+    expect(after.reused).toBe(1); // the event only: the question is another text
+  });
 });

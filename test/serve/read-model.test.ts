@@ -42,7 +42,7 @@ describe('ReadModelHolder', () => {
       expect(query.getEvent(fed.slug)?.value()).toMatchObject({ question: 'Renamed question?' });
       expect(query.getEvent(fed.slug)?.etag).toMatch(/^"g2-/);
       // The rebuild normalized only the search document whose text changed (the renamed event's) and took the rest
-      // from the model it replaced (which a search had normalized: the holder warms every model it swaps in).
+      // from the model it replaced, whose documents the search above normalized (in service, the holder's warm-up).
       const after = holder.current().catalog;
       expect(after.normalization()?.reused).toBe(after.docs.events.length + after.docs.markets.length - 1);
       expect(after.search.searchEvents('renamed').hits).toHaveLength(1);

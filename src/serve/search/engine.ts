@@ -127,11 +127,12 @@ export interface DocsNormalization {
 /**
  * A document's fingerprint: a SHA-1 of the source texts its normalized text is made from, in order (an event's
  * title, the number of its tags, its tags and its rules texts; a market's question), each text preceded by its
- * length, so no two lists of texts hash the same input.
+ * length, so no two lists of texts hash the same input. The texts are hashed as their UTF-16 code units, as
+ * JavaScript holds them: UTF-8 would write every lone surrogate as U+FFFD, and two different texts the same.
  */
 function docFingerprint(texts: readonly string[]): string {
   const hash = createHash('sha1');
-  for (const t of texts) hash.update(`${t.length}:`).update(t);
+  for (const t of texts) hash.update(`${t.length}:`).update(t, 'utf16le');
   return hash.digest('base64url');
 }
 
