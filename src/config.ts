@@ -63,6 +63,12 @@ export const ConfigSchema = z.object({
    */
   PMREF_PIPELINE_HEAP_MB: z.coerce.number().int().min(128).max(65536).default(2048),
   /**
+   * The most malloc arenas glibc may create in a pmref process; 0 leaves glibc's default (8 per core). Read and
+   * applied by bin/malloc-arenas.mjs before anything else loads (default 2 there); checked here, so a bad value is
+   * named like any other setting.
+   */
+  PMREF_MALLOC_ARENA_MAX: z.coerce.number().int().min(0).max(64).optional(),
+  /**
    * How often a `pmref worker` that does not lead tries to take the lead (PostgreSQL advisory lock), in seconds.
    * Bounds failover: a leader that dies is replaced within about this long, and the new leader redoes the
    * run it interrupted.

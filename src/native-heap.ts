@@ -41,6 +41,40 @@ export function loadTrim(
   }
 }
 
+/** What `bin/malloc-arenas.mjs` did (the same shape): the arenas glibc may create, or why they were not capped. */
+export interface ArenaCap {
+  limit: number | null;
+  reason: string | null;
+}
+
+/** Where bin/malloc-arenas.mjs records its result (the sources are compiled into another module). */
+const ARENA_CAP = Symbol.for('pmref.malloc-arena-cap');
+
+/**
+ * What a command that runs threads logs of the malloc arena cap `bin/pmref.js` set first thing (bin/malloc-arenas.mjs
+ * says why): info when capped, warn when it could not be, nothing when PMREF_MALLOC_ARENA_MAX=0 asked for glibc's
+ * default or the process did not start through bin/pmref.js (tests that run a command in process).
+ */
+export function mallocArenaNote(
+  recorded: unknown = (globalThis as Record<symbol, unknown>)[ARENA_CAP],
+): { level: 'info' | 'warn'; fields: Record<string, unknown>; msg: string } | null {
+  const cap = recorded as ArenaCap | undefined;
+  if (cap === undefined) return null;
+  if (cap.limit !== null) {
+    return {
+      level: 'info',
+      fields: { malloc_arena_max: cap.limit },
+      msg: 'malloc arenas capped (PMREF_MALLOC_ARENA_MAX)',
+    };
+  }
+  if (cap.reason === null) return null;
+  return {
+    level: 'warn',
+    fields: { reason: cap.reason },
+    msg: "malloc arenas left at the C library's default: threads may keep more memory resident",
+  };
+}
+
 let loaded: ReturnType<typeof loadTrim> | null = null;
 
 function load(): ReturnType<typeof loadTrim> {

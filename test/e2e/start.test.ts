@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateUniverse } from '../../src/venues/simulate/index.ts';
 
 let dir: string;
+const glibc =
+  process.platform === 'linux' &&
+  Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -197,6 +200,10 @@ describe('pmref start', () => {
     // The first start ran on the pipeline thread, with progress reported through the server's log.
     expect(s.stderr()).toContain('"thread":"pipeline"');
     expect(s.stderr()).toContain('progress: ');
+    // bin/pmref.js capped glibc's malloc arenas before anything loaded, and the command said so (malloc-arenas.mjs).
+    expect(s.stderr()).toMatch(
+      glibc ? /"malloc_arena_max":2,"msg":"malloc arenas capped/ : /malloc arenas left at the C library's default/,
+    );
 
     // The newest snapshot's run publishes generation 2 and the server swaps it in; then the deferred history
     // arrives from the background run: generation 3. The catch-up waits for the first ingest, so 2 is served
