@@ -51,13 +51,16 @@ describe('malloc arena cap', () => {
       level: 'info',
       fields: { malloc_arena_max: 2 },
     });
-    expect(mallocArenaNote(undefined)).toBeNull();
+    // A command run in process, not through bin/pmref.js: nothing was recorded, and nothing is logged.
+    delete (globalThis as Record<symbol, unknown>)[ARENA_CAP];
+    expect(mallocArenaNote()).toBeNull();
   });
 
   it.runIf(glibc)('keeps threads started after the cap in the arenas that exist; without it each gets its own', () => {
     const capped = arenasWith('2');
     expect(capped.cap).toEqual({ limit: 2, reason: null });
-    expect(capped.after).toBe(capped.before);
+    // Arenas made before the cap stay; threads started after it make none beyond it.
+    expect(capped.after).toBeLessThanOrEqual(Math.max(capped.before, 2));
     const uncapped = arenasWith('0');
     expect(uncapped.cap).toEqual({ limit: null, reason: null });
     expect(uncapped.after).toBeGreaterThan(uncapped.before);
