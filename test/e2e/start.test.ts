@@ -10,11 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateUniverse } from '../../src/venues/simulate/index.ts';
+import { glibc } from '../support/glibc.ts';
 
 let dir: string;
-const glibc =
-  process.platform === 'linux' &&
-  Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {

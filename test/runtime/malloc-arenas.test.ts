@@ -5,10 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ARENA_CAP, arenaMaxFrom, capMallocArenas, DEFAULT_MALLOC_ARENA_MAX } from '../../bin/malloc-arenas.mjs';
 import { loadConfig } from '../../src/config.ts';
 import { mallocArenaNote } from '../../src/native-heap.ts';
+import { glibc } from '../support/glibc.ts';
 
-const glibc =
-  process.platform === 'linux' &&
-  Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 const child = fileURLToPath(new URL('./malloc-arena-child.mjs', import.meta.url));
 
 /** The child's arena counts with PMREF_MALLOC_ARENA_MAX set to `value`. */

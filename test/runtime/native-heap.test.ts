@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadTrim, nativeHeapTrim, trimNativeHeap } from '../../src/native-heap.ts';
 import { collectGarbage } from '../../src/serve/gc.ts';
+import { glibc } from '../support/glibc.ts';
 
 /** Resident anonymous memory of this process, in bytes (Linux). */
 function anonymousBytes(): number {
@@ -12,9 +13,6 @@ function anonymousBytes(): number {
 }
 
 const MB = 1024 * 1024;
-const glibc =
-  process.platform === 'linux' &&
-  Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 
 describe('native heap trim', () => {
   it('says why it cannot trim where there is no glibc or no binding', () => {
