@@ -6,7 +6,7 @@
 // its history catch-up (bench/README.md, fourteenth pass, has the figures).
 //
 // Arenas made before the cap stay, and threads started after it share the existing ones: so `bin/pmref.js` calls
-// this first, before it loads anything else (3 arenas exist then; 6 once pmref's sources are loaded). Plain
+// this first, before it loads anything else (3–4 arenas exist then; 6 once pmref's sources are loaded). Plain
 // JavaScript for that reason, like compiled.mjs. PMREF_MALLOC_ARENA_MAX sets the cap (0: glibc's default); a value
 // that is not an integer from 0 to 64 is left alone here and reported by the command's configuration check
 // (src/config.ts). Where there is no glibc or no koffi, nothing is capped and the result says why; the commands
