@@ -69,6 +69,8 @@ describe('pmref bench', () => {
       expect(e.rounds).toHaveLength(1);
     }
     expect(results.endpoints.find((e) => e.name === 'market_detail')?.path).toMatch(/^\/v1\/markets\/SVC-MKT-/);
+    // The event search it timed finds events (a word the search leaves out would time an empty answer).
+    expect(results.endpoints.find((e) => e.name === 'events_search')?.matches as number).toBeGreaterThan(0);
     expect(results.rss_mb as number).toBeGreaterThan(0);
     expect(results).toMatchObject({
       machine: { cpus: expect.any(Number), node: process.version },
