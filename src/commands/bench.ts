@@ -102,10 +102,10 @@ Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
 against the app and then against a bare node:http server answering the same bytes (the ceiling).
-Endpoints: /v1/events?limit=50, /v1/events?q=…, /v1/events/{slug} (the event nearest 30 markets),
-/v1/markets/{id}. Each endpoint runs R rounds of app, ceiling and same-headers ceiling, S seconds each;
-figures are medians over the rounds. Defaults: --duration 5, --rounds 5, --connections 32,
---out bench/results.json.
+Endpoints: /v1/events?limit=50, /v1/events?q=… (a word of the first questions the search finds events
+for), /v1/events/{slug} (the event nearest 30 markets), /v1/markets/{id}. Each endpoint runs R rounds
+of app, ceiling and same-headers ceiling, S seconds each; figures are medians over the rounds.
+Defaults: --duration 5, --rounds 5, --connections 32, --out bench/results.json.
 
 --editorial times the editorial functions instead (resolution judgment and claim keying, µs per market,
 best of 4 rounds) over the recorded venue fixtures (default ${DEFAULT_FIXTURES}) and writes
