@@ -39,7 +39,9 @@ async function eventSearchTarget(appBase: string, questions: readonly string[]):
       tried.add(token);
       const path = `/v1/events?q=${encodeURIComponent(token)}`;
       const res = await fetch(`${appBase}${path}&limit=1`);
-      const total = res.ok ? ((await res.json()) as { total?: unknown }).total : undefined;
+      // Read whatever it answered (a 4xx included), so the connection is free for the next try.
+      const body = (await res.json().catch(() => null)) as { total?: unknown } | null;
+      const total = res.ok ? body?.total : undefined;
       if (typeof total === 'number' && total > 0) return { name: 'events_search', path, matches: total };
     }
   }
