@@ -10,7 +10,7 @@
 // JavaScript for that reason, like compiled.mjs. PMREF_MALLOC_ARENA_MAX sets the cap (0: glibc's default); a value
 // that is not an integer from 0 to 64 is left alone here and reported by the command's configuration check
 // (src/config.ts). Where there is no glibc or no koffi, nothing is capped and the result says why; the commands
-// that run threads log it (src/native-heap.ts `mallocArenaNote`).
+// that run threads log it (src/native-heap.ts `logMallocArenaCap`).
 import { createRequire } from 'node:module';
 
 /** The cap when PMREF_MALLOC_ARENA_MAX is not set. */

@@ -50,29 +50,28 @@ export interface ArenaCap {
 /** Where bin/malloc-arenas.mjs records its result (the sources are compiled into another module). */
 const ARENA_CAP = Symbol.for('pmref.malloc-arena-cap');
 
+/** What `logMallocArenaCap` writes to: a pino logger, Fastify's included. */
+export interface ArenaLog {
+  info(fields: object, msg: string): void;
+  warn(fields: object, msg: string): void;
+}
+
 /**
- * What a command that runs threads logs of the malloc arena cap `bin/pmref.js` set first thing (bin/malloc-arenas.mjs
- * says why): info when capped, warn when it could not be, nothing when PMREF_MALLOC_ARENA_MAX=0 asked for glibc's
- * default or the process did not start through bin/pmref.js (tests that run a command in process).
+ * Logs the malloc arena cap `bin/pmref.js` set first thing (bin/malloc-arenas.mjs says why), for a command that runs
+ * threads: info when capped, warn with the reason when it could not be, nothing when PMREF_MALLOC_ARENA_MAX=0 asked
+ * for glibc's default or the process did not start through bin/pmref.js (a test that runs a command in process).
  */
-export function mallocArenaNote(
+export function logMallocArenaCap(
+  log: ArenaLog,
   recorded: unknown = (globalThis as Record<symbol, unknown>)[ARENA_CAP],
-): { level: 'info' | 'warn'; fields: Record<string, unknown>; msg: string } | null {
+): void {
   const cap = recorded as ArenaCap | undefined;
-  if (cap === undefined) return null;
-  if (cap.limit !== null) {
-    return {
-      level: 'info',
-      fields: { malloc_arena_max: cap.limit },
-      msg: 'malloc arenas capped (PMREF_MALLOC_ARENA_MAX)',
-    };
-  }
-  if (cap.reason === null) return null;
-  return {
-    level: 'warn',
-    fields: { reason: cap.reason },
-    msg: "malloc arenas left at the C library's default: threads may keep more memory resident",
-  };
+  if (cap?.limit != null) log.info({ malloc_arena_max: cap.limit }, 'malloc arenas capped (PMREF_MALLOC_ARENA_MAX)');
+  else if (cap?.reason != null)
+    log.warn(
+      { reason: cap.reason },
+      "malloc arenas left at the C library's default: threads may keep more memory resident",
+    );
 }
 
 let loaded: ReturnType<typeof loadTrim> | null = null;

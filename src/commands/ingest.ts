@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
-import { mallocArenaNote } from '../native-heap.ts';
+import { logMallocArenaCap } from '../native-heap.ts';
 import {
   abortDeadRuns,
   type IngestRequest,
@@ -159,8 +159,7 @@ error naming it (exit status 1), and nothing of it is published.
     const perturb = perturbOption(source, values);
 
     const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'ingest' } }, destination(2));
-    const arenas = mallocArenaNote();
-    if (arenas) logger[arenas.level](arenas.fields, arenas.msg);
+    logMallocArenaCap(logger);
     const reporter = process.stderr.isTTY ? ttyProgress(process.stderr) : logProgress(logger);
     const store = await openStore(config.PMREF_DB_URL);
     try {

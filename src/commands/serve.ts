@@ -29,7 +29,7 @@ import {
   readModelMetrics,
   startMetricsServer,
 } from '../metrics/index.ts';
-import { mallocArenaNote } from '../native-heap.ts';
+import { logMallocArenaCap } from '../native-heap.ts';
 import { packPathFor, ReadModelHolder } from '../serve/index.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
@@ -400,8 +400,7 @@ the drain short), then exit 0.
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0..65535');
     const host = values.host ?? config.HOST;
     const server = await runServer(config, { port, host });
-    const arenas = mallocArenaNote();
-    if (arenas) server.app.log[arenas.level](arenas.fields, arenas.msg);
+    logMallocArenaCap(server.app.log);
     process.stdout.write(listeningLine(server));
     const signals = listenForStop();
     const signal = await signals.first;

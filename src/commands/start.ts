@@ -18,7 +18,7 @@ import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { startFirstStartServer } from '../http/index.ts';
 import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
-import { mallocArenaNote, nativeHeapTrim } from '../native-heap.ts';
+import { logMallocArenaCap, nativeHeapTrim } from '../native-heap.ts';
 import {
   describeProgress,
   type IngestResult,
@@ -75,8 +75,7 @@ PMREF_METRICS_PORT set, Prometheus metrics are served on PMREF_METRICS_HOST:PMRE
     const host = values.host ?? config.HOST;
     const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'start' } }, destination(2));
     const t0 = performance.now();
-    const arenas = mallocArenaNote();
-    if (arenas) logger[arenas.level](arenas.fields, arenas.msg);
+    logMallocArenaCap(logger);
     const trim = nativeHeapTrim();
     if (!trim.available)
       logger.warn(

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { destination, pino } from 'pino';
 import { loadConfig } from '../config.ts';
 import { createMetricsRegistry, pipelineMetrics, startMetricsServer } from '../metrics/index.ts';
-import { mallocArenaNote } from '../native-heap.ts';
+import { logMallocArenaCap } from '../native-heap.ts';
 import { type IngestResult, logProgress, startThreadWorker, startWorker } from '../pipeline/index.ts';
 import { openStore, sqlitePathOf } from '../store/index.ts';
 import { generationChannel, logRedisErrors } from './serve.ts';
@@ -36,8 +36,7 @@ SIGINT or SIGTERM after the run in progress (exit 0).
     parseFlags(args, {});
     const config = loadConfig();
     const logger = pino({ level: config.PMREF_LOG_LEVEL, base: { cmd: 'worker' } }, destination(2));
-    const arenas = mallocArenaNote();
-    if (arenas) logger[arenas.level](arenas.fields, arenas.msg);
+    logMallocArenaCap(logger);
     const store = await openStore(config.PMREF_DB_URL);
     try {
       await store.migrate();

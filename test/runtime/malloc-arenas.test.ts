@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a JavaScript module of bin/, typed by its JSDoc only
 import { ARENA_CAP, arenaMaxFrom, capMallocArenas, DEFAULT_MALLOC_ARENA_MAX } from '../../bin/malloc-arenas.mjs';
 import { loadConfig } from '../../src/config.ts';
-import { mallocArenaNote } from '../../src/native-heap.ts';
+import { logMallocArenaCap } from '../../src/native-heap.ts';
 import { glibc } from '../support/glibc.ts';
 
 const child = fileURLToPath(new URL('./malloc-arena-child.mjs', import.meta.url));
@@ -35,23 +35,30 @@ describe('malloc arena cap', () => {
   });
 
   it('says why it caps nothing, records what it did, and the commands log it', () => {
+    const lines: [string, object, string][] = [];
+    const log = {
+      info: (fields: object, msg: string) => lines.push(['info', fields, msg]),
+      warn: (fields: object, msg: string) => lines.push(['warn', fields, msg]),
+    };
+    const logged = () => lines.splice(0);
     expect(capMallocArenas({}, 'darwin')).toEqual({ limit: null, reason: 'no glibc mallopt on darwin' });
     const missing = capMallocArenas({}, 'linux', () => {
       throw new Error("Cannot find module 'koffi'");
     });
     expect(missing).toEqual({ limit: null, reason: "glibc mallopt could not be loaded: Cannot find module 'koffi'" });
     expect((globalThis as Record<symbol, unknown>)[ARENA_CAP]).toEqual(missing);
-    expect(mallocArenaNote()).toMatchObject({ level: 'warn', fields: { reason: missing.reason } });
+    logMallocArenaCap(log);
+    expect(logged()).toEqual([['warn', { reason: missing.reason }, expect.stringMatching(/C library's default/)]]);
     expect(capMallocArenas({ PMREF_MALLOC_ARENA_MAX: 'x' }, 'linux').reason).toMatch(/not an integer from 0 to 64/);
     expect(capMallocArenas({ PMREF_MALLOC_ARENA_MAX: '0' }, 'linux')).toEqual({ limit: null, reason: null });
-    expect(mallocArenaNote()).toBeNull();
-    expect(mallocArenaNote({ limit: 2, reason: null })).toMatchObject({
-      level: 'info',
-      fields: { malloc_arena_max: 2 },
-    });
+    logMallocArenaCap(log);
+    expect(logged()).toEqual([]);
+    logMallocArenaCap(log, { limit: 2, reason: null });
+    expect(logged()).toEqual([['info', { malloc_arena_max: 2 }, 'malloc arenas capped (PMREF_MALLOC_ARENA_MAX)']]);
     // A command run in process, not through bin/pmref.js: nothing was recorded, and nothing is logged.
     delete (globalThis as Record<symbol, unknown>)[ARENA_CAP];
-    expect(mallocArenaNote()).toBeNull();
+    logMallocArenaCap(log);
+    expect(logged()).toEqual([]);
   });
 
   it.runIf(glibc)('keeps threads started after the cap in the arenas that exist; without it each gets its own', () => {
