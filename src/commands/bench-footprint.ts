@@ -131,7 +131,8 @@ export async function runFootprintBench(args: string[]): Promise<number> {
   }
 }
 
-function machine(): Record<string, unknown> {
+/** The machine a figure was measured on. */
+export function machine(): Record<string, unknown> {
   const cpu = cpus();
   return {
     cpus: cpu.length,

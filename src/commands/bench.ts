@@ -15,6 +15,7 @@ import { ReadModelHolder } from '../serve/index.ts';
 import { openStore } from '../store/index.ts';
 import { DEFAULT_FIXTURES, editorialBench } from './bench-editorial.ts';
 import { FOOTPRINT_USAGE, isFootprintRun, runFootprintBench } from './bench-footprint.ts';
+import { isRefreshRun, REFRESH_USAGE, runRefreshBench } from './bench-refresh.ts';
 import { benchQueries, SEARCH_QUERIES, searchBench } from './bench-search.ts';
 import { type Command, parseFlags, UsageError } from './types.ts';
 
@@ -100,6 +101,7 @@ Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
        pmref bench --search [--out FILE]
        pmref bench --history [--days N] [--seed S] [--batch M] [--label L] [--out FILE]
        pmref bench --footprint [--label L] [--note TEXT] [--lead FILE] [--feed-pages N] [--history-samples N] [--out FILE]
+       pmref bench --refresh [--processes N] [--runs R] [--perturb P] [--seed S] [--label L] [--note TEXT] [--scratch DIR] [--out FILE]
 
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
@@ -116,9 +118,10 @@ bench/editorial.json; no store needed.
 Every run also times search in process (issue 17): p50/p99 over the query set in ${SEARCH_QUERIES} (each
 query as an event and a market search), the search index's heap and its rebuild time (what a pack load
 pays). --search runs only that and writes bench/search.json.
-${FOOTPRINT_USAGE}`,
+${FOOTPRINT_USAGE}${REFRESH_USAGE}`,
   async run(args) {
     if (isFootprintRun(args)) return runFootprintBench(args);
+    if (isRefreshRun(args)) return runRefreshBench(args);
     const { values } = parseFlags(args, {
       duration: { type: 'string' },
       rounds: { type: 'string' },

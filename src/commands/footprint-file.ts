@@ -52,7 +52,7 @@ export const FOOTPRINT_ABOUT =
   'store built by the code before issue 18). Figures with value null are measured separately (see their note).';
 
 /** Figures the lead measures outside `pmref bench --footprint`: their units and how they are measured. */
-export const LEAD_SLOTS: Readonly<Record<string, { unit: string; how: string }>> = {
+export const LEAD_SLOTS: Readonly<Record<string, { unit: string; how: string; note?: string }>> = {
   npm_start_peak_rss_mb: {
     unit: 'MB',
     how: 'peak RSS of `npm start` on a fresh store (simulated universe, no network) over the first ingest and the history catch-up, sampled from /proc/PID/status every 0.3 s',
@@ -72,6 +72,7 @@ export const LEAD_SLOTS: Readonly<Record<string, { unit: string; how: string }>>
   refresh_cpu_s: {
     unit: 's',
     how: 'CPU seconds (user + system) of one hourly refresh run on the full simulated universe',
+    note: 'measured by `pmref bench --refresh` (with full_run_cpu_s and refresh_ratio), or merged with --lead FILE',
   },
 };
 
@@ -113,7 +114,8 @@ export function mergeFootprint(
   const prev = runs[label];
   const figures: Record<string, Figure> = { ...(prev?.figures ?? {}), ...run.figures, ...lead };
   for (const [key, slot] of Object.entries(LEAD_SLOTS)) {
-    if (figures[key] === undefined) figures[key] = { value: null, unit: slot.unit, how: slot.how, note: LEAD_NOTE };
+    if (figures[key] === undefined)
+      figures[key] = { value: null, unit: slot.unit, how: slot.how, note: slot.note ?? LEAD_NOTE };
   }
   const store = run.store ?? prev?.store;
   const note = run.note ?? prev?.note;
