@@ -477,10 +477,21 @@ function sortKey(sort: ListSort, item: MarketListItem): number {
 export function searchNotice(outcome: SearchOutcome | null, what: 'markets' | 'events'): ListNotice | null {
   if (!outcome) return null;
   const { unmatched, dropped, units } = outcome;
+  // A q of stopwords and punctuation alone matches nothing and leaves no word unmatched: it is said, not passed off
+  // as "no match for the filters".
+  if (units.length === 0) {
+    return {
+      reason: `q has no searchable word (only words the search leaves out, such as "will" or "the", or punctuation), so no ${what} match it.`,
+      try: [
+        'a word that names the subject (fed, bitcoin, cpi, election)',
+        'a venue ticker (KXFED-26DEC) or its series prefix (KXFED), a condition id or a slug',
+        `no q, to list every ${what === 'events' ? 'event' : 'market'} the other filters keep`,
+      ],
+    };
+  }
   if (unmatched.length === 0 && dropped.length === 0) return null;
   const reasons: string[] = [];
-  if (units.length === 0) reasons.push('q has no searchable word (only stopwords or punctuation).');
-  else if (outcome.hits.length === 0) reasons.push(`No ${what} match ${units.map((u) => `"${u.text}"`).join(' ')}.`);
+  if (outcome.hits.length === 0) reasons.push(`No ${what} match ${units.map((u) => `"${u.text}"`).join(' ')}.`);
   else if (unmatched.length > 0) {
     reasons.push(
       `No ${what} match every word; showing the closest matches, which lack ${[...new Set(unmatched)].map((u) => `"${u}"`).join(' or ')}.`,

@@ -77,6 +77,14 @@ describe('findMarkets', () => {
     const filtered = query.findMarkets({ q: 'bitcoin', grade: 'C' });
     expect(filtered.notice?.reason).toMatch(/2 markets match q="bitcoin", none with grade=C/);
   });
+
+  it('says that a q of words the search leaves out has nothing to search, not that the filters match nothing', () => {
+    const stopwords = query.findMarkets({ q: 'will the', platform: 'venue_a' });
+    expect(stopwords.total).toBe(0);
+    expect(stopwords.notice?.reason).toMatch(/^q has no searchable word .*so no markets match it\.$/);
+    expect(stopwords.notice?.reason).not.toMatch(/filters/);
+    expect(stopwords.notice?.try).toContain('no q, to list every market the other filters keep');
+  });
 });
 
 describe('findEvents', () => {
@@ -101,6 +109,12 @@ describe('findEvents', () => {
     const body = query.listEvents({ q: 'zzzqqq' }, false).value<{ total: number; notice: { reason: string } }>();
     expect(body.total).toBe(0);
     expect(body.notice.reason).toMatch(/No events match/);
+    const stopwords = query
+      .listEvents({ q: 'will' }, false)
+      .value<{ total: number; notice: { reason: string; try: string[] } }>();
+    expect(stopwords.total).toBe(0);
+    expect(stopwords.notice.reason).toMatch(/^q has no searchable word .*so no events match it\.$/);
+    expect(stopwords.notice.try).toContain('no q, to list every event the other filters keep');
     const sorted = query.listEvents({ sort: 'bogus' }, false).value<{ sort_notice: string }>();
     expect(sorted.sort_notice).toMatch(/not known/);
     const markets = query.listMarkets({ q: 'fed', limit: '2' }, true);
