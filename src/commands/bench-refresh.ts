@@ -189,6 +189,11 @@ function positive(flag: string, raw: string | undefined, fallback: number, min =
   return Number(raw);
 }
 
+/** `word` as a shell reads it back: as it is when it holds only safe characters, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 const BIN = fileURLToPath(new URL('../../bin/pmref.js', import.meta.url));
 
 /** Runs one ingest process on `dbPath`; its stdout, or an error with the tail of its log. */
@@ -290,7 +295,7 @@ export async function runRefreshBench(args: string[]): Promise<number> {
   }
 
   const figures = refreshFigures(measured, {
-    command: `PMREF_DB_URL=${dbUrl} PMREF_SIM_DIR=${config.PMREF_SIM_DIR} pmref bench ${args.join(' ')}`,
+    command: `PMREF_DB_URL=${shellWord(dbUrl)} PMREF_SIM_DIR=${shellWord(config.PMREF_SIM_DIR)} pmref bench ${args.map(shellWord).join(' ')}`,
     at: new Date().toISOString(),
     load_average: loadAtStart,
     settings: { processes, runs, perturb: share, seed },

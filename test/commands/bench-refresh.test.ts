@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { median, type ProcessRuns, processRunsOf, refreshFigures } from '../../src/commands/bench-refresh.ts';
+import {
+  median,
+  type ProcessRuns,
+  processRunsOf,
+  refreshFigures,
+  shellWord,
+} from '../../src/commands/bench-refresh.ts';
 import type { FootprintFile } from '../../src/commands/footprint-file.ts';
 import { DAY1, DAY2 } from '../pipeline/harness.ts';
 
@@ -62,6 +68,12 @@ describe('refreshFigures', () => {
       'needs at least one refresh',
     );
     expect(() => refreshFigures([proc('refresh', [20_000, 9_000])], STAMP)).toThrow('one full run');
+  });
+
+  it('writes its command as a shell reads it back', () => {
+    expect(shellWord('--label')).toBe('--label');
+    expect(shellWord('sqlite:/tmp/a b.sqlite')).toBe("'sqlite:/tmp/a b.sqlite'");
+    expect(shellWord("fs0's store; figures")).toBe("'fs0'\\''s store; figures'");
   });
 
   it('takes the median of an even count as the mean of the middle two', () => {
@@ -165,13 +177,14 @@ describe('pmref bench --refresh', () => {
     const file = JSON.parse(readFileSync(out, 'utf8')) as FootprintFile;
     expect(Object.keys(file.runs).sort()).toEqual(['kept', 't']);
     const f = file.runs.t?.figures ?? {};
-    const refresh = f.refresh_cpu_s as {
+    const refresh = f.refresh_cpu_s as unknown as {
       value: number;
       values: number[];
       per_process: number[][];
       events: Record<string, number>;
     };
-    const full = f.full_run_cpu_s as { value: number; values: number[] };
+    const full = f.full_run_cpu_s as unknown as { value: number; values: number[] };
+    expect(f.refresh_ratio?.command).toMatch(/pmref bench --refresh --processes 1 --runs 2 /);
     // One refresh (run 2 of the refresh process) against both runs of the full process.
     expect(refresh.values).toHaveLength(1);
     expect(refresh.per_process[0]).toHaveLength(2);
