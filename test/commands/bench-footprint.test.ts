@@ -208,6 +208,43 @@ describe('footprint file', () => {
     expect(JSON.parse(text)).toEqual(again);
   });
 
+  it("writes the file as the repository's formatter would, number arrays and short arrays of them on one line", async () => {
+    const file = mergeFootprint(
+      null,
+      'refresh',
+      {
+        figures: {
+          x: {
+            ...figure(1),
+            values: [8.69, 7.74, 8.88],
+            per_process: [
+              [22.63, 8.69, 7.74],
+              [21.95, 8.88, 8.1],
+            ],
+            // Too long for one line: an array per line, as the formatter leaves it.
+            long: Array.from({ length: 8 }, (_, i) => [i + 0.123456789, i + 1000.123456789]),
+          },
+        },
+      },
+      {},
+      '2026-11-28T00:00:00.000Z',
+    );
+    const text = footprintJson(file);
+    expect(text).toContain('"per_process": [[22.63, 8.69, 7.74], [21.95, 8.88, 8.1]],');
+    expect(JSON.parse(text)).toEqual(file);
+    const biome = fileURLToPath(new URL('../../node_modules/@biomejs/biome/bin/biome', import.meta.url));
+    const formatted = await new Promise<string>((ok, fail) => {
+      const child = execFile(
+        process.execPath,
+        [biome, 'format', '--stdin-file-path=bench/footprint.json'],
+        { cwd: fileURLToPath(new URL('../../', import.meta.url)) },
+        (err, stdout) => (err ? fail(err) : ok(stdout)),
+      );
+      child.stdin?.end(text);
+    });
+    expect(formatted).toBe(text);
+  });
+
   it('refuses lead figures and files of the wrong shape', () => {
     expect(() => leadFigure('refresh_cpu_s', '12 s', 'l.json')).toThrow('refresh_cpu_s must be a number');
     expect(() => leadFigure('refresh_cpu_s', { value: 'x' }, 'l.json')).toThrow('refresh_cpu_s.value');
