@@ -1,5 +1,5 @@
 /** Shared set-up for pipeline integration tests: a temp SQLite store, a replay server, fast venue options. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,21 @@ export const DAY1 = join(FIXTURES, 'day1');
 export const DAY2 = join(FIXTURES, 'day2');
 export const DAY1_AT = '2026-03-01T12:00:00.000Z';
 export const DAY2_AT = '2026-03-02T12:00:00.000Z';
+
+/**
+ * Writes a two-day universe in the simulated generator's layout into `dir`, made of the pipeline fixtures: both days'
+ * snapshots, day 1's history and a manifest that lists the snapshots in the order given (readers sort them).
+ */
+export function twoDayUniverse(dir: string, listed: readonly string[] = ['2026-03-01', '2026-03-02']): string {
+  cpSync(DAY1, join(dir, 'snapshots', '2026-03-01'), { recursive: true, filter: (p) => !p.includes('history') });
+  cpSync(DAY2, join(dir, 'snapshots', '2026-03-02'), { recursive: true });
+  cpSync(join(DAY1, 'history'), join(dir, 'history'), { recursive: true });
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ seed: 7, days: 14, as_of: '2026-03-02', snapshots: listed, counts: {} }),
+  );
+  return dir;
+}
 
 export interface LogLine {
   level: string;

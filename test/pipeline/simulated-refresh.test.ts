@@ -1,12 +1,12 @@
 // Hourly change on the simulated universe is deterministic, changes about the share asked per hour, and a reusing refresh over it stores what a full one does.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshSimulated } from '../../src/pipeline/simulated.ts';
 import type { Store } from '../../src/store/index.ts';
 import { perturbSnapshot } from '../../src/venues/simulate/index.ts';
-import { DAY1, DAY2, memoryLogger, tempStore } from './harness.ts';
+import { memoryLogger, tempStore, twoDayUniverse } from './harness.ts';
 
 type Rec = Record<string, unknown>;
 
@@ -14,15 +14,8 @@ let simDir: string;
 let scratch: string;
 beforeEach(() => {
   // A two-day universe in the generator's layout, made of the pipeline fixtures (as simulated.test.ts does).
-  simDir = mkdtempSync(join(tmpdir(), 'pmref-simdir-'));
+  simDir = twoDayUniverse(mkdtempSync(join(tmpdir(), 'pmref-simdir-')));
   scratch = mkdtempSync(join(tmpdir(), 'pmref-perturbed-'));
-  cpSync(DAY1, join(simDir, 'snapshots', '2026-03-01'), { recursive: true, filter: (p) => !p.includes('history') });
-  cpSync(DAY2, join(simDir, 'snapshots', '2026-03-02'), { recursive: true });
-  cpSync(join(DAY1, 'history'), join(simDir, 'history'), { recursive: true });
-  writeFileSync(
-    join(simDir, 'manifest.json'),
-    JSON.stringify({ seed: 7, days: 14, as_of: '2026-03-02', snapshots: ['2026-03-01', '2026-03-02'], counts: {} }),
-  );
 });
 afterEach(() => {
   rmSync(simDir, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 // A simulated ingest runs the real pipeline once per snapshot day, oldest first, at that day's clock, so day-over-day marks and log entries are real outputs.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestSimulated, readManifest, snapshotClock } from '../../src/pipeline/simulated.ts';
 import type { Store } from '../../src/store/index.ts';
 import { generateUniverse } from '../../src/venues/simulate/index.ts';
-import { DAY1, DAY2, memoryLogger, tempStore } from './harness.ts';
+import { memoryLogger, tempStore, twoDayUniverse } from './harness.ts';
 
 let store: Store;
 let dispose: () => Promise<void>;
@@ -14,14 +14,7 @@ let simDir: string;
 beforeEach(async () => {
   ({ store, dispose } = await tempStore());
   // A two-day universe in the generator's layout, made of the pipeline fixtures.
-  simDir = mkdtempSync(join(tmpdir(), 'pmref-simdir-'));
-  cpSync(DAY1, join(simDir, 'snapshots', '2026-03-01'), { recursive: true, filter: (p) => !p.includes('history') });
-  cpSync(DAY2, join(simDir, 'snapshots', '2026-03-02'), { recursive: true });
-  cpSync(join(DAY1, 'history'), join(simDir, 'history'), { recursive: true });
-  writeFileSync(
-    join(simDir, 'manifest.json'),
-    JSON.stringify({ seed: 7, days: 14, as_of: '2026-03-02', snapshots: ['2026-03-02', '2026-03-01'], counts: {} }),
-  );
+  simDir = twoDayUniverse(mkdtempSync(join(tmpdir(), 'pmref-simdir-')), ['2026-03-02', '2026-03-01']);
 });
 afterEach(async () => {
   await dispose();
