@@ -116,7 +116,7 @@ export function refreshFigures(
     const keys = new Set(runs.flatMap((r) => Object.keys(r.events ?? {})));
     return Object.fromEntries([...keys].sort().map((k) => [k, median(runs.map((r) => r.events?.[k] ?? 0))]));
   };
-  const common = { ...stamp, processes: processes.length };
+  const common = { ...stamp, ingest_processes: processes.length };
   return {
     refresh_cpu_s: {
       value: refresh,
@@ -196,7 +196,7 @@ export function shellWord(word: string): string {
 
 const BIN = fileURLToPath(new URL('../../bin/pmref.js', import.meta.url));
 
-/** Runs one ingest process on `dbPath`; its stdout, or an error with the tail of its log. */
+/** Runs `pmref ingest ARGS` in a process of its own with `env`: its stdout, or an error with the tail of its log. */
 function ingestProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((ok, fail) => {
     const child = spawn(process.execPath, [BIN, 'ingest', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -50,7 +50,7 @@ describe('refreshFigures', () => {
       [21, 10, 12],
     ]);
     expect(figures.full_run_cpu_s).toMatchObject({ value: 17.5, values: [20, 18, 16, 19, 17, 15] });
-    expect(figures.refresh_ratio).toMatchObject({ value: 0.54, goal: '≤ 0.20', processes: 4 });
+    expect(figures.refresh_ratio).toMatchObject({ value: 0.54, goal: '≤ 0.20', ingest_processes: 4 });
     expect(figures.refresh_cpu_s?.markets_changed_share).toBe(0.05);
   });
 
