@@ -473,6 +473,9 @@ function sortKey(sort: ListSort, item: MarketListItem): number {
   }
 }
 
+/** What a search notice suggests besides words: the ids search also finds. */
+const TRY_AN_ID = 'a venue ticker (KXFED-26DEC) or its series prefix (KXFED), a condition id or a slug';
+
 /** The notice of a search: units no result matched, words beyond the limit. Null when the search went whole. */
 export function searchNotice(outcome: SearchOutcome | null, what: 'markets' | 'events'): ListNotice | null {
   if (!outcome) return null;
@@ -484,7 +487,7 @@ export function searchNotice(outcome: SearchOutcome | null, what: 'markets' | 'e
       reason: `q has no searchable word (only words the search leaves out, such as "will" or "the", or punctuation), so no ${what} match it.`,
       try: [
         'a word that names the subject (fed, bitcoin, cpi, election)',
-        'a venue ticker (KXFED-26DEC) or its series prefix (KXFED), a condition id or a slug',
+        TRY_AN_ID,
         `no q, to list every ${what === 'events' ? 'event' : 'market'} the other filters keep`,
       ],
     };
@@ -505,7 +508,7 @@ export function searchNotice(outcome: SearchOutcome | null, what: 'markets' | 'e
     try: [
       ...(kept.length > 0 && unmatched.length > 0 ? [`q=${kept.join(' ')}`] : []),
       'check the spelling (one typo per word of five letters or more is forgiven)',
-      'a venue ticker (KXFED-26DEC) or its series prefix (KXFED), a condition id or a slug',
+      TRY_AN_ID,
       'fewer or broader words (fed, bitcoin, cpi, election)',
     ],
   };
