@@ -263,7 +263,11 @@ export async function runServer(
   const holder = await ReadModelHolder.create(store, {
     origin,
     clock: () => new Date(),
-    onError: (err) => logger.error({ err }, 'read model rebuild failed; still serving the previous generation'),
+    onError: (err) =>
+      logger.error(
+        { err },
+        'read model: a rebuild, pack write or warm-up failed (err says which); serving the model in hand',
+      ),
     onSwap: (m, ms) => {
       // How many search documents the rebuild normalized, and how many it took from the model it replaced.
       const docs = m.catalog.normalization();

@@ -29,8 +29,10 @@ export interface EventSelection {
 
 /** Events matching the filters, ordered by `sort` (ties: relevance, then the model's order). */
 export function selectEvents(model: ReadModel, f: EventFilters): EventSelection {
-  const { catalog } = model;
-  const outcome: SearchOutcome | null = f.q ? catalog.search.searchEvents(f.q) : null;
+  // Read only when a filter or sort needs it: a model from a pack parses its catalog on first use (pack.ts), and a
+  // plain list (a restart's first answer) needs none of it.
+  const catalog = () => model.catalog;
+  const outcome: SearchOutcome | null = f.q ? catalog().search.searchEvents(f.q) : null;
   const scores = outcome ? new Map(outcome.hits.map((h) => [h.key, h.score])) : null;
   const wantLive = f.status === 'active' ? true : f.status === 'resolved' ? false : undefined;
   const gradeBit = f.gradeAny === undefined ? 0 : (GRADE_BITS[f.gradeAny] ?? 0);
@@ -43,14 +45,14 @@ export function selectEvents(model: ReadModel, f: EventFilters): EventSelection 
     if (f.platform !== undefined && e.event.venue !== f.platform) return false;
     if (f.grade !== undefined && e.grade !== f.grade) return false;
     if (wantLive !== undefined && e.live !== wantLive) return false;
-    if (gradeBit !== 0 && ((catalog.events[i]?.grades ?? 0) & gradeBit) === 0) return false;
+    if (gradeBit !== 0 && ((catalog().events[i]?.grades ?? 0) & gradeBit) === 0) return false;
     return true;
   };
   const candidates = outcome ? outcome.hits.map((h) => h.key) : model.events.map((_, i) => i);
   const indices = candidates.filter(keep);
   const relevance = (i: number) => scores?.get(i) ?? 0;
   const key = (i: number): number => {
-    const facts = catalog.events[i];
+    const facts = catalog().events[i];
     switch (f.sort) {
       case 'rcg_score':
         return facts?.score ?? Number.NEGATIVE_INFINITY;

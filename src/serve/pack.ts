@@ -8,14 +8,20 @@
  * store as usual and writes a fresh pack. A pack of an older format version is never read.
  *
  * Layout (format 5, issue 18): the key (`PackKey`, the version and `builtAt`) as plain JSON, so a pack that
- * does not fit is refused after reading a few hundred bytes; then the rest of the header as gzip'd ASCII JSON
- * (76 MB of JSON for the full simulated universe, 14 MB compressed); then every body as the model holds it (gzip for
- * all but the small ones, see `heldBody`), so loading takes the bodies as they are, with no work per body.
- * Each part is preceded by its length (UInt32BE).
+ * does not fit is refused after reading a few hundred bytes; then the rest of the header as gzip'd ASCII JSON; then
+ * every body as the model holds it (gzip for all but the small ones, see `heldBody`), so loading takes the bodies as
+ * they are, with no work per body. Each part is preceded by its length (UInt32BE).
+ *
+ * Sections (format 10, issue 18): the parts of the model a first answer does not need (the market catalog, the movers'
+ * candidates, the venue identifiers: 63 of the header's 87 MB of JSON on the full simulated universe) are not in the
+ * header but in the body region, each its own gzip'd ASCII JSON (`Section`), inflated and parsed on first use. A
+ * restart parsed them all before its first answer: 0.8 s of parsing and about as much garbage collection on a slow
+ * 2-core machine (bench/README.md, sixteenth pass). The holder uses them right after it (read-model-holder.ts
+ * `warmIndexes`).
  */
 import { open, rename, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzipSync, gzip } from 'node:zlib';
 import type {
   Catalyst,
   Event,
@@ -38,23 +44,25 @@ import { type EventEntry, indexEvents, type MarketEntry, type ReadModel, withLaz
  * plain key (issue 18). 6: the markets' venue identifiers, for the reference index (issue 20). 7: question
  * spreads gross and net of fees (issue 20). 8: markets' own fee terms price the spreads, with a note where they
  * cannot (issue 20). 9: the movers' candidates and the markets' venue identifiers as JSON texts in the header,
- * parsed on first use (issue 18: a restart parsed 22 MB of them before its first answer).
+ * parsed on first use (issue 18: a restart parsed 22 MB of them before its first answer). 10: those two and the
+ * market catalog as sections of the body region, out of the header (issue 18: see Sections above).
  * Packs of other versions are rebuilt.
  */
-export const PACK_VERSION = 9;
+export const PACK_VERSION = 10;
 
 /** Where a body's held bytes are in the body region; a gzip-held body also gives its identity length. */
 type Ref =
   | [offset: number, length: number, etag: string]
   | [offset: number, length: number, etag: string, plain: number];
 
+/** Where a section is in the body region: gzip'd ASCII JSON, `length` bytes at `offset`. */
+type Section = [offset: number, length: number];
+
 interface PackHeader {
   dataSource: ReadModel['dataSource'];
   notice: Notice;
   moversNotice: Notice;
   counts: ReadModel['counts'];
-  /** `MoverCandidates` as JSON, parsed on first use (`lazily`). */
-  movers: string;
   catalysts: Catalyst[];
   signals: SignalBulletin[];
   events: Array<{
@@ -74,13 +82,15 @@ interface PackHeader {
   /** Issue 17: the question rows with their side-by-side bodies, and the stats (stored: the pack has no markets to rebuild them from). */
   questions: Array<{ summary: QuestionSummary; detail: Ref }>;
   stats: { data: Stats; body: Ref };
-  /** Issue 17: market rows and normalized search documents; the search index is rebuilt from them at load. */
-  catalog: PackedCatalog;
-  /**
-   * Issue 20: the markets' venue identifiers by market id, `[marketId, MarketVenueRefs][]` as JSON; the reference
-   * index is rebuilt from them when it is first used.
-   */
-  venueRefs: string;
+  /** The parts parsed on first use (`lazily`). */
+  sections: {
+    /** Issue 17: market rows and normalized search documents (`PackedCatalog`); the search index is rebuilt from them. */
+    catalog: Section;
+    /** `MoverCandidates`. */
+    movers: Section;
+    /** Issue 20: the markets' venue identifiers, `[marketId, MarketVenueRefs][]`; the reference index is rebuilt from them. */
+    venueRefs: Section;
+  };
 }
 
 /**
@@ -105,12 +115,11 @@ export async function writePack(
     offset += body.held.length;
     return r;
   };
-  const header: PackHeader = {
+  const served: Omit<PackHeader, 'sections'> = {
     dataSource: model.dataSource,
     notice: model.notice,
     moversNotice: model.moversNotice,
     counts: model.counts,
-    movers: JSON.stringify(model.movers),
     catalysts: model.catalysts,
     signals: model.signals,
     events: model.events.map((e) => ({
@@ -129,9 +138,25 @@ export async function writePack(
     info: ref(model.info),
     questions: model.questions.list.map((q) => ({ summary: q.summary, detail: ref(q.detail) })),
     stats: { data: model.stats.data, body: ref(model.stats.body) },
-    catalog: packCatalog(model.catalog),
-    venueRefs: JSON.stringify(model.refs ? [...model.refs.venueRefs] : []),
   };
+  // After every body, so a file cut short loses a section and is refused at load (`sectionsFit`). Compressed on the
+  // thread pool.
+  const sectionOf = async (value: unknown): Promise<Section> => {
+    const gz = await gzipAsync(Buffer.from(asciiJson(value), 'latin1'), { level: HELD_GZIP_LEVEL });
+    chunks.push(gz);
+    const at: Section = [offset, gz.length];
+    offset += gz.length;
+    return at;
+  };
+  const header: PackHeader = {
+    ...served,
+    sections: {
+      catalog: await sectionOf(packCatalog(model.catalog)),
+      movers: await sectionOf(model.movers),
+      venueRefs: await sectionOf(model.refs ? [...model.refs.venueRefs] : []),
+    },
+  };
+  if (!wanted()) return false;
   const headJson = Buffer.from(asciiJson(header), 'latin1');
   const stamp: PackStamp = {
     version: PACK_VERSION,
@@ -218,10 +243,18 @@ async function readParts(
   const file = prefetched && fits(prefetched.stamp) ? prefetched : await readPackFile(path, fits);
   if (file === null) return null;
   try {
-    return { header: JSON.parse(file.header.toString('latin1')) as PackHeader, stamp: file.stamp, bodies: file.bodies };
+    const header = JSON.parse(file.header.toString('latin1')) as PackHeader;
+    return sectionsFit(header, file.bodies) ? { header, stamp: file.stamp, bodies: file.bodies } : null;
   } catch {
     return null;
   }
+}
+
+/** Whether every section of `header` lies within `bodies` (a file cut short does not). */
+function sectionsFit(header: PackHeader, bodies: Buffer): boolean {
+  return Object.values(header.sections).every(
+    ([offset, length]) => Number.isInteger(offset) && Number.isInteger(length) && offset + length <= bodies.length,
+  );
 }
 
 /**
@@ -255,10 +288,8 @@ export async function readPack(
   const marketById = new Map<string, MarketEntry>(
     header.markets.map((m) => [m.id, { marketId: m.id, detail: body(m.detail) }]),
   );
-  const catalog = catalogFromPack(
-    header.catalog,
-    events.map((e) => e.event.event_id),
-  );
+  const eventIds = events.map((e) => e.event.event_id);
+  const catalog = lazily(file, header.sections.catalog, (packed: PackedCatalog) => catalogFromPack(packed, eventIds));
   const marketByNative = new Map<string, MarketEntry>();
   for (const [native, id] of header.natives) {
     const entry = marketById.get(id);
@@ -289,45 +320,50 @@ export async function readPack(
       cache: new Map(),
       questions: questionIndexFrom(header.questions.map((q) => ({ summary: q.summary, detail: body(q.detail) }))),
       stats: { data: header.stats.data, body: body(header.stats.body) },
-      catalog,
       bodyCache,
     },
     catalog,
     events,
-    lazily(header.venueRefs, (refs: VenueRefList) => new Map(refs)),
+    lazily(file, header.sections.venueRefs, (refs: VenueRefList) => new Map(refs)),
   );
-  return withLazyMovers(
-    model,
-    lazily(header.movers, (movers: MoverCandidates) => movers),
+  return withLazy(
+    withLazy(model, 'catalog', catalog),
+    'movers',
+    lazily(file, header.sections.movers, (movers: MoverCandidates) => movers),
   );
 }
 
 type VenueRefList = Array<[marketId: string, refs: MarketVenueRefs]>;
 
 /**
- * A part of a pack's header kept as JSON text until it is first asked for, then parsed (and made into what `from`
- * makes of it) once, and the text let go. The parts a first answer does not need are kept so (the movers'
- * candidates, 14 MB; the venue identifiers, 9 MB): parsed with the rest, they cost a restart about 0.2 s before its
- * first answer; the holder warms them after it (read-model-holder.ts `warmIndexes`). A function of its own, so the
- * closure holds the text and nothing of the load that made it (see `withLazyRefs`).
+ * A section of a pack (see Sections above) kept compressed until it is first asked for, then inflated and parsed
+ * (and made into what `from` makes of it) once. The holder asks right after the first answer (read-model-holder.ts
+ * `warmIndexes`). A section that does not inflate or parse (a file damaged since it was written) throws, each time
+ * it is asked for, an error that names it. A function of its own, so the closure holds the pack's bytes (which the
+ * model's bodies hold anyway) and nothing of the load that made it (see `withLazyRefs`).
  */
-function lazily<J, T>(json: string, from: (parsed: J) => T): () => T {
-  let text: string | null = json;
+function lazily<J, T>(bodies: Buffer, [offset, length]: Section, from: (parsed: J) => T): () => T {
+  let done = false;
   let value: T | undefined;
   return () => {
-    if (text !== null) {
-      value = from(JSON.parse(text) as J);
-      text = null;
+    if (!done) {
+      let parsed: J;
+      try {
+        parsed = JSON.parse(gunzipSync(bodies.subarray(offset, offset + length)).toString('latin1')) as J;
+      } catch (err) {
+        throw new Error(
+          `the read-model pack's section at ${offset} (${length} bytes) is unreadable: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      value = from(parsed);
+      done = true;
     }
     return value as T;
   };
 }
 
-/** `model` with its `movers` read from `movers` on first use (see `lazily`). */
-function withLazyMovers<M extends object>(
-  model: M,
-  movers: () => MoverCandidates,
-): M & { readonly movers: MoverCandidates } {
-  Object.defineProperty(model, 'movers', { get: movers, enumerable: true });
-  return model as M & { readonly movers: MoverCandidates };
+/** `model` with its `key` read through `get` on first use (see `lazily`). */
+function withLazy<M extends object, K extends string, T>(model: M, key: K, get: () => T): M & { readonly [k in K]: T } {
+  Object.defineProperty(model, key, { get, enumerable: true });
+  return model as M & { readonly [k in K]: T };
 }

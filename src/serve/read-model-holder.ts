@@ -96,6 +96,18 @@ async function buildConsistent(
 }
 
 /** Builds the indexes a model makes on first use (catalog search, identifier lookup), and parses what a pack left as text. */
+/**
+ * The served model's normalized search documents, for the next build to reuse; null (every document normalized
+ * again) when its catalog cannot be read: a model from a pack whose catalog section is damaged (pack.ts).
+ */
+function previousDocsOf(model: ReadModel): DocsNormalization | null {
+  try {
+    return model.catalog.normalization();
+  } catch {
+    return null;
+  }
+}
+
 function warmIndexes(model: ReadModel): void {
   void model.catalog.search;
   void model.refs;
@@ -166,7 +178,17 @@ export class ReadModelHolder implements ReadModelSource {
   private settleFirst(save: boolean): void {
     const model = this.model;
     this.packWrite = new Promise<void>((resolve) => setTimeout(resolve, WARM_AFTER_FIRST_MS).unref()).then(() => {
-      warmIndexes(model);
+      try {
+        warmIndexes(model);
+      } catch (err) {
+        // A model read from a pack parses its sections here (pack.ts): one damaged since it was written is replaced
+        // by a model built from the store. A built model's indexes failing is reported; requests that need them say so.
+        const reason = err instanceof Error ? err.message : String(err);
+        this.opts.onError?.(
+          new Error(`warming the first model failed: ${reason}${save ? '' : '; rebuilding it from the store'}`),
+        );
+        if (!save) void this.refresh(true);
+      }
       collectGarbage();
       void compactHeap(); // in the background: requests are served between its rounds
     });
@@ -246,7 +268,7 @@ export class ReadModelHolder implements ReadModelSource {
       const started = Date.now();
       const publishedAt = await publishedAtOf(this.store);
       // The served model's search documents, normalized: the new one normalizes only those whose text changed.
-      const next = await buildConsistent(this.store, this.opts, this.model.catalog.normalization());
+      const next = await buildConsistent(this.store, this.opts, previousDocsOf(this.model));
       // Built before the swap, so no request after it waits for an index.
       warmIndexes(next);
       this.model = next;

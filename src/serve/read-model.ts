@@ -366,7 +366,7 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
       catalog,
       bodyCache,
     },
-    catalog,
+    () => catalog,
     entries,
     () => venueRefs,
   );
@@ -374,7 +374,8 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
 
 /**
  * `model` with its `refs`: the identifier index, built on first call (0.2–0.3 s on the full universe) from the
- * markets' venue identifiers (`venueRefs`, asked for then: a pack parses them only then) and kept, so
+ * market catalog's rows and the markets' venue identifiers (`catalog`, `venueRefs`, asked for then: a pack parses
+ * them only then) and kept, so
  * neither a start nor a restart builds it before its first answer (read-model-holder.ts warms it). Made in a
  * function of its own, not inside the function that assembles the model: in V8 the closures of one function share
  * one context, so a getter made in `buildReadModel` would keep everything the build's closures use (its records,
@@ -382,14 +383,14 @@ export async function buildReadModel(store: Store, opts: BuildOptions): Promise<
  */
 export function withLazyRefs<M extends object>(
   model: M,
-  catalog: MarketCatalog,
+  catalog: () => MarketCatalog,
   events: readonly EventEntry[],
   venueRefs: () => ReadonlyMap<string, MarketVenueRefs>,
 ): M & { readonly refs: RefIndex } {
   let refs: RefIndex | null = null;
   const get = (): RefIndex => {
     refs ??= new RefIndex({
-      markets: catalog.rows.map((r) => r.item),
+      markets: catalog().rows.map((r) => r.item),
       events: events.map((e) => e.event),
       venueRefs: venueRefs(),
     });

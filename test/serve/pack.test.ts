@@ -5,9 +5,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Body, buildReadModel, collectGarbage, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
 import { PACK_VERSION, readPack, writePack } from '../../src/serve/pack.ts';
+import { QueryService } from '../../src/serve/query-service.ts';
 import { resolveIn } from '../../src/serve/resolve.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import { makeEvent, makeMarket } from '../support/records.ts';
@@ -59,6 +61,23 @@ function served(m: ReadModel): Record<string, [etag: string, body: string]> {
 function packHeader(path: string): Record<string, unknown> {
   const file = readFileSync(path);
   return JSON.parse(file.subarray(4, 4 + file.readUInt32BE(0)).toString('utf8')) as Record<string, unknown>;
+}
+
+/** The gzip'd header of a pack file (after its stamp), inflated and parsed, and where its body region starts. */
+function fullHeader(path: string): { header: Record<string, unknown>; bodiesAt: number } {
+  const file = readFileSync(path);
+  const stampLength = file.readUInt32BE(0);
+  const headLength = file.readUInt32BE(4 + stampLength);
+  const head = file.subarray(8 + stampLength, 8 + stampLength + headLength);
+  return {
+    header: JSON.parse(gunzipSync(head).toString('latin1')) as Record<string, unknown>,
+    bodiesAt: 8 + stampLength + headLength,
+  };
+}
+
+/** The sections of a pack's body region (pack.ts, format 10), by name: [offset, length] from the region's start. */
+function sectionsOf(path: string): Record<string, [number, number]> {
+  return fullHeader(path).header.sections as Record<string, [number, number]>;
 }
 
 /** Writes to `to` the pack at `from` with its stamp as `header` made it (the rest unchanged). */
@@ -164,6 +183,106 @@ describe('read-model pack', () => {
     expect(back.movers).toBe(back.movers);
   });
 
+  it('keeps the market catalog, the movers and the venue identifiers out of its header, parsed on first use', async () => {
+    const path = join(dir, 'sections.pack');
+    const back = await roundTrip(path);
+    const { header } = fullHeader(path);
+    // What a first answer does not need is not in the header a restart parses before it (issue 18).
+    for (const key of ['catalog', 'movers', 'venueRefs']) expect(header).not.toHaveProperty(key);
+    expect(Object.keys(sectionsOf(path)).sort()).toEqual(['catalog', 'movers', 'venueRefs']);
+    for (const key of ['catalog', 'movers'] as const)
+      expect(typeof Object.getOwnPropertyDescriptor(back, key)?.get).toBe('function');
+    expect(back.catalog.rows).toEqual(model.catalog.rows);
+    expect(back.catalog.events).toEqual(model.catalog.events);
+    expect(back.catalog.docs).toEqual(model.catalog.docs);
+    expect(back.catalog).toBe(back.catalog);
+    expect(back.refs.venueRefs).toEqual(model.refs.venueRefs);
+  });
+
+  it("answers a plain event list without parsing the catalog (a restart's first answer), and parses it for a search", async () => {
+    const back = await roundTrip(join(dir, 'first-answer.pack'));
+    expect(typeof Object.getOwnPropertyDescriptor(back, 'catalog')?.get).toBe('function');
+    // The model as served, counting the reads of its catalog.
+    let reads = 0;
+    const counted = Object.create(back, {
+      catalog: {
+        get: () => {
+          reads++;
+          return back.catalog;
+        },
+      },
+    }) as ReadModel;
+    const query = new QueryService({ current: () => counted });
+    const served = new QueryService({ current: () => model });
+    const list = (q: QueryService, params: Record<string, string>) =>
+      JSON.parse(q.listEvents(params, false).bytes.toString('utf8')) as { total: number };
+    expect(list(query, {})).toEqual(list(served, {}));
+    expect(list(query, { category: 'crypto', status: 'active', limit: '5' })).toEqual(
+      list(served, { category: 'crypto', status: 'active', limit: '5' }),
+    );
+    expect(reads).toBe(0);
+    const q = model.events[0]?.event.question.split(' ').slice(-2).join(' ') ?? '';
+    expect(list(query, { q })).toEqual(list(served, { q }));
+    expect(list(query, { sort: 'volume' })).toEqual(list(served, { sort: 'volume' }));
+    expect(reads).toBeGreaterThan(0);
+  });
+
+  it('is refused when cut short, and names a damaged section when it is first asked for', async () => {
+    const path = join(dir, 'damaged.pack');
+    await writePack(model, path, storeId);
+    const want = { store: storeId, generation: model.generation, origin: ORIGIN, today: model.today };
+    // Cut short: the last section no longer fits the file.
+    const cut = join(dir, 'cut.pack');
+    writeFileSync(cut, readFileSync(path).subarray(0, -10));
+    expect(await readPack(cut, want)).toBeNull();
+    // Damaged in the middle of the catalog's section: the pack loads, the catalog says what is wrong.
+    const file = readFileSync(path);
+    const { bodiesAt } = fullHeader(path);
+    const [offset, length] = sectionsOf(path).catalog as [number, number];
+    file.fill(0x41, bodiesAt + offset + 12, bodiesAt + offset + Math.min(length - 1, 60));
+    const broken = join(dir, 'broken.pack');
+    writeFileSync(broken, file);
+    const back = await readPack(broken, want);
+    expect(back).not.toBeNull();
+    expect(() => back?.catalog).toThrow(/read-model pack's section at \d+ \(\d+ bytes\) is unreadable/);
+    expect(text(back?.info ?? model.info)).toBe(text(model.info));
+  });
+
+  it('rebuilds from the store when a section of the pack it served from cannot be read', async () => {
+    const path = join(dir, 'rebuild.pack');
+    await writePack(model, path, storeId);
+    const file = readFileSync(path);
+    const { bodiesAt } = fullHeader(path);
+    const [offset, length] = sectionsOf(path).catalog as [number, number];
+    file.fill(0x41, bodiesAt + offset + 12, bodiesAt + offset + Math.min(length - 1, 60));
+    writeFileSync(path, file);
+    const errors: string[] = [];
+    const holder = await ReadModelHolder.create(store, {
+      origin: ORIGIN,
+      clock: () => NOW,
+      packPath: path,
+      onError: (err) => errors.push(err instanceof Error ? err.message : String(err)),
+    });
+    const served = holder.current();
+    await holder.packWritten();
+    // The model read from the damaged pack is replaced by one built from the store (compared by identity: formatting
+    // the served model for a failure message would read its damaged catalog).
+    await vi.waitFor(
+      () => {
+        if (holder.current() === served)
+          throw new Error(`still serving the pack's model; errors: ${errors.join('; ')}`);
+      },
+      { timeout: 10_000 },
+    );
+    expect(errors).toEqual([expect.stringMatching(/section .* is unreadable.*; rebuilding it from the store$/)]);
+    const q = model.events[0]?.event.question.split(' ').slice(-2).join(' ') ?? '';
+    expect(holder.current().catalog.search.searchEvents(q)).toEqual(model.catalog.search.searchEvents(q));
+    await holder.packWritten();
+    // The rebuilt model's pack replaced the damaged one.
+    const want = { store: storeId, generation: model.generation, origin: ORIGIN, today: model.today };
+    expect((await readPack(path, want))?.catalog.rows).toEqual(model.catalog.rows);
+  });
+
   it('keeps every body as the model holds it (gzip or identity), so a restart serves the very same bytes', async () => {
     const path = join(dir, 'held.pack');
     const back = await roundTrip(path);
@@ -204,8 +323,12 @@ describe('read-model pack', () => {
     const headLength = file.readUInt32BE(4 + stampLength);
     const bodyRegion = file.length - (8 + stampLength + headLength);
     const identity = allBodies(model).reduce((n, b) => n + b.length, 0);
-    expect(bodyRegion).toBe(allBodies(model).reduce((n, b) => n + b.held.length, 0));
-    expect(bodyRegion).toBeLessThan(identity / 2); // 2.4× on this small seed, 4.6× on the full universe
+    // The body region: every body as held, then the sections (each gzip: its magic number first).
+    const sections = Object.values(sectionsOf(path));
+    const held = allBodies(model).reduce((n, b) => n + b.held.length, 0);
+    expect(bodyRegion).toBe(held + sections.reduce((n, [, length]) => n + length, 0));
+    for (const [offset] of sections) expect(file[8 + stampLength + headLength + offset]).toBe(0x1f);
+    expect(held).toBeLessThan(identity / 2); // 2.4× on this small seed, 4.6× on the full universe
     // The header is compressed too: its JSON is several times the bytes it takes.
     expect(file[8 + stampLength]).toBe(0x1f); // gzip's magic number
     expect(packHeader(path).headerBytes).toBeGreaterThan(3 * headLength);
