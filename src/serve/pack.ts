@@ -289,7 +289,9 @@ export async function readPack(
     header.markets.map((m) => [m.id, { marketId: m.id, detail: body(m.detail) }]),
   );
   const eventIds = events.map((e) => e.event.event_id);
-  const catalog = lazily(file, header.sections.catalog, (packed: PackedCatalog) => catalogFromPack(packed, eventIds));
+  const catalog = lazily(file, 'catalog', header.sections.catalog, (packed: PackedCatalog) =>
+    catalogFromPack(packed, eventIds),
+  );
   const marketByNative = new Map<string, MarketEntry>();
   for (const [native, id] of header.natives) {
     const entry = marketById.get(id);
@@ -324,12 +326,12 @@ export async function readPack(
     },
     catalog,
     events,
-    lazily(file, header.sections.venueRefs, (refs: VenueRefList) => new Map(refs)),
+    lazily(file, 'venueRefs', header.sections.venueRefs, (refs: VenueRefList) => new Map(refs)),
   );
   return withLazy(
     withLazy(model, 'catalog', catalog),
     'movers',
-    lazily(file, header.sections.movers, (movers: MoverCandidates) => movers),
+    lazily(file, 'movers', header.sections.movers, (movers: MoverCandidates) => movers),
   );
 }
 
@@ -342,7 +344,12 @@ type VenueRefList = Array<[marketId: string, refs: MarketVenueRefs]>;
  * it is asked for, an error that names it. A function of its own, so the closure holds the pack's bytes (which the
  * model's bodies hold anyway) and nothing of the load that made it (see `withLazyRefs`).
  */
-function lazily<J, T>(bodies: Buffer, [offset, length]: Section, from: (parsed: J) => T): () => T {
+function lazily<J, T>(
+  bodies: Buffer,
+  name: keyof PackHeader['sections'],
+  [offset, length]: Section,
+  from: (parsed: J) => T,
+): () => T {
   let done = false;
   let value: T | undefined;
   return () => {
@@ -352,7 +359,7 @@ function lazily<J, T>(bodies: Buffer, [offset, length]: Section, from: (parsed: 
         parsed = JSON.parse(gunzipSync(bodies.subarray(offset, offset + length)).toString('latin1')) as J;
       } catch (err) {
         throw new Error(
-          `the read-model pack's section at ${offset} (${length} bytes) is unreadable: ${err instanceof Error ? err.message : String(err)}`,
+          `the read-model pack's ${name} section (${length} bytes at ${offset}) is unreadable: ${err instanceof Error ? err.message : String(err)}`,
         );
       }
       value = from(parsed);

@@ -95,7 +95,6 @@ async function buildConsistent(
   }
 }
 
-/** Builds the indexes a model makes on first use (catalog search, identifier lookup), and parses what a pack left as text. */
 /**
  * The served model's normalized search documents, for the next build to reuse; null (every document normalized
  * again) when its catalog cannot be read: a model from a pack whose catalog section is damaged (pack.ts).
@@ -108,6 +107,7 @@ function previousDocsOf(model: ReadModel): DocsNormalization | null {
   }
 }
 
+/** Builds the indexes a model makes on first use (catalog search, identifier lookup), and parses what a pack left compressed. */
 function warmIndexes(model: ReadModel): void {
   void model.catalog.search;
   void model.refs;

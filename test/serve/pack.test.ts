@@ -244,7 +244,7 @@ describe('read-model pack', () => {
     writeFileSync(broken, file);
     const back = await readPack(broken, want);
     expect(back).not.toBeNull();
-    expect(() => back?.catalog).toThrow(/read-model pack's section at \d+ \(\d+ bytes\) is unreadable/);
+    expect(() => back?.catalog).toThrow(/read-model pack's catalog section \(\d+ bytes at \d+\) is unreadable/);
     expect(text(back?.info ?? model.info)).toBe(text(model.info));
   });
 
@@ -274,7 +274,9 @@ describe('read-model pack', () => {
       },
       { timeout: 10_000 },
     );
-    expect(errors).toEqual([expect.stringMatching(/section .* is unreadable.*; rebuilding it from the store$/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/catalog section .* is unreadable.*; rebuilding it from the store$/),
+    ]);
     const q = model.events[0]?.event.question.split(' ').slice(-2).join(' ') ?? '';
     expect(holder.current().catalog.search.searchEvents(q)).toEqual(model.catalog.search.searchEvents(q));
     await holder.packWritten();
