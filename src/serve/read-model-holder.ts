@@ -97,12 +97,17 @@ async function buildConsistent(
 
 /**
  * The served model's normalized search documents, for the next build to reuse; null (every document normalized
- * again) when its catalog cannot be read: a model from a pack whose catalog section is damaged (pack.ts).
+ * again, and `report` told why) when its catalog cannot be read: a model from a pack whose catalog section is damaged
+ * (pack.ts).
  */
-function previousDocsOf(model: ReadModel): DocsNormalization | null {
+function previousDocsOf(model: ReadModel, report: ((err: unknown) => void) | undefined): DocsNormalization | null {
   try {
     return model.catalog.normalization();
-  } catch {
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    report?.(
+      new Error(`the served model's catalog cannot be read (${reason}): the rebuild normalizes every search document`),
+    );
     return null;
   }
 }
@@ -268,7 +273,7 @@ export class ReadModelHolder implements ReadModelSource {
       const started = Date.now();
       const publishedAt = await publishedAtOf(this.store);
       // The served model's search documents, normalized: the new one normalizes only those whose text changed.
-      const next = await buildConsistent(this.store, this.opts, previousDocsOf(this.model));
+      const next = await buildConsistent(this.store, this.opts, previousDocsOf(this.model, this.opts.onError));
       // Built before the swap, so no request after it waits for an index.
       warmIndexes(next);
       this.model = next;

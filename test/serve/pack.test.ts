@@ -5,10 +5,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Body, buildReadModel, collectGarbage, type ReadModel, ReadModelHolder } from '../../src/serve/index.ts';
 import { PACK_VERSION, readPack, writePack } from '../../src/serve/pack.ts';
+import { readPackFile } from '../../src/serve/pack-file.ts';
 import { QueryService } from '../../src/serve/query-service.ts';
 import { resolveIn } from '../../src/serve/resolve.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
@@ -63,21 +63,29 @@ function packHeader(path: string): Record<string, unknown> {
   return JSON.parse(file.subarray(4, 4 + file.readUInt32BE(0)).toString('utf8')) as Record<string, unknown>;
 }
 
-/** The gzip'd header of a pack file (after its stamp), inflated and parsed, and where its body region starts. */
-function fullHeader(path: string): { header: Record<string, unknown>; bodiesAt: number } {
-  const file = readFileSync(path);
-  const stampLength = file.readUInt32BE(0);
-  const headLength = file.readUInt32BE(4 + stampLength);
-  const head = file.subarray(8 + stampLength, 8 + stampLength + headLength);
-  return {
-    header: JSON.parse(gunzipSync(head).toString('latin1')) as Record<string, unknown>,
-    bodiesAt: 8 + stampLength + headLength,
-  };
+/**
+ * A pack file's header, as the reader a restart uses inflates it (pack-file.ts), parsed; its sections (format 10) by
+ * name, [offset, length] from the body region's start; and where that region starts in the file.
+ */
+async function packParts(path: string): Promise<{
+  header: Record<string, unknown>;
+  sections: Record<string, [number, number]>;
+  bodiesAt: number;
+}> {
+  const parts = await readPackFile(path);
+  if (!parts) throw new Error(`no readable pack at ${path}`);
+  const header = JSON.parse(parts.header.toString('latin1')) as Record<string, unknown>;
+  const sections = header.sections as Record<string, [number, number]>;
+  return { header, sections, bodiesAt: readFileSync(path).length - parts.bodies.length };
 }
 
-/** The sections of a pack's body region (pack.ts, format 10), by name: [offset, length] from the region's start. */
-function sectionsOf(path: string): Record<string, [number, number]> {
-  return fullHeader(path).header.sections as Record<string, [number, number]>;
+/** Writes to `to` the pack at `from` with bytes in the middle of its catalog section overwritten. */
+async function damageCatalog(from: string, to: string): Promise<void> {
+  const { sections, bodiesAt } = await packParts(from);
+  const [offset, length] = sections.catalog ?? [0, 0];
+  const file = readFileSync(from);
+  file.fill(0x41, bodiesAt + offset + 12, bodiesAt + offset + Math.min(length - 1, 60));
+  writeFileSync(to, file);
 }
 
 /** Writes to `to` the pack at `from` with its stamp as `header` made it (the rest unchanged). */
@@ -186,10 +194,10 @@ describe('read-model pack', () => {
   it('keeps the market catalog, the movers and the venue identifiers out of its header, parsed on first use', async () => {
     const path = join(dir, 'sections.pack');
     const back = await roundTrip(path);
-    const { header } = fullHeader(path);
+    const { header, sections } = await packParts(path);
     // What a first answer does not need is not in the header a restart parses before it (issue 18).
     for (const key of ['catalog', 'movers', 'venueRefs']) expect(header).not.toHaveProperty(key);
-    expect(Object.keys(sectionsOf(path)).sort()).toEqual(['catalog', 'movers', 'venueRefs']);
+    expect(Object.keys(sections).sort()).toEqual(['catalog', 'movers', 'venueRefs']);
     for (const key of ['catalog', 'movers'] as const)
       expect(typeof Object.getOwnPropertyDescriptor(back, key)?.get).toBe('function');
     expect(back.catalog.rows).toEqual(model.catalog.rows);
@@ -236,12 +244,8 @@ describe('read-model pack', () => {
     writeFileSync(cut, readFileSync(path).subarray(0, -10));
     expect(await readPack(cut, want)).toBeNull();
     // Damaged in the middle of the catalog's section: the pack loads, the catalog says what is wrong.
-    const file = readFileSync(path);
-    const { bodiesAt } = fullHeader(path);
-    const [offset, length] = sectionsOf(path).catalog as [number, number];
-    file.fill(0x41, bodiesAt + offset + 12, bodiesAt + offset + Math.min(length - 1, 60));
     const broken = join(dir, 'broken.pack');
-    writeFileSync(broken, file);
+    await damageCatalog(path, broken);
     const back = await readPack(broken, want);
     expect(back).not.toBeNull();
     expect(() => back?.catalog).toThrow(/read-model pack's catalog section \(\d+ bytes at \d+\) is unreadable/);
@@ -251,11 +255,7 @@ describe('read-model pack', () => {
   it('rebuilds from the store when a section of the pack it served from cannot be read', async () => {
     const path = join(dir, 'rebuild.pack');
     await writePack(model, path, storeId);
-    const file = readFileSync(path);
-    const { bodiesAt } = fullHeader(path);
-    const [offset, length] = sectionsOf(path).catalog as [number, number];
-    file.fill(0x41, bodiesAt + offset + 12, bodiesAt + offset + Math.min(length - 1, 60));
-    writeFileSync(path, file);
+    await damageCatalog(path, path);
     const errors: string[] = [];
     const holder = await ReadModelHolder.create(store, {
       origin: ORIGIN,
@@ -276,6 +276,7 @@ describe('read-model pack', () => {
     );
     expect(errors).toEqual([
       expect.stringMatching(/catalog section .* is unreadable.*; rebuilding it from the store$/),
+      expect.stringMatching(/catalog cannot be read .*: the rebuild normalizes every search document$/),
     ]);
     const q = model.events[0]?.event.question.split(' ').slice(-2).join(' ') ?? '';
     expect(holder.current().catalog.search.searchEvents(q)).toEqual(model.catalog.search.searchEvents(q));
@@ -326,7 +327,7 @@ describe('read-model pack', () => {
     const bodyRegion = file.length - (8 + stampLength + headLength);
     const identity = allBodies(model).reduce((n, b) => n + b.length, 0);
     // The body region: every body as held, then the sections (each gzip: its magic number first).
-    const sections = Object.values(sectionsOf(path));
+    const sections = Object.values((await packParts(path)).sections);
     const held = allBodies(model).reduce((n, b) => n + b.held.length, 0);
     expect(bodyRegion).toBe(held + sections.reduce((n, [, length]) => n + length, 0));
     for (const [offset] of sections) expect(file[8 + stampLength + headLength + offset]).toBe(0x1f);
