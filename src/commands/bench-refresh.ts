@@ -20,6 +20,12 @@
  * goal is ≤ 0.20), and the median CPU of each stage of either kind of run (`cpu_ms_by_stage`), which says where a
  * refresh's time goes. Medians over processes, because a 2-core machine's speed moves by a tenth between identical
  * runs.
+ *
+ * Beside them, in the same turns, `--unchanged N` processes (default: as many as `--processes`; 0 runs none) run the
+ * same refreshes with `--perturb 0`: hours in which no market changed. Their runs 2…R give `unchanged_refresh_cpu_s`
+ * and `unchanged_ratio`, the part of every refresh that does not depend on what changed (the pull, reading the
+ * stored catalog, keying every raw event, linking, the signals, re-timing every market's mark). A refresh where
+ * 5% changed can cost no less, so the unchanged ratio says how far trimming the work on changed markets alone can go.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,12 +46,16 @@ universe), --processes N refresh processes and N full processes in turns (defaul
 'pmref ingest --source simulated --perturb P --seed S --runs R [--full] --json' (defaults 0.05, 1, 3).
 Refreshes are runs 2…R of the refresh processes; full runs are every run of the full processes.
 Writes refresh_cpu_s, full_run_cpu_s (medians, every value kept), refresh_ratio (goal ≤ 0.20) and the
-median CPU of each stage. --scratch DIR holds the copies (default the system's temporary folder).
+median CPU of each stage. In the same turns, --unchanged N processes (default: --processes; 0 for none) run
+the refreshes with --perturb 0 (no market changed): unchanged_refresh_cpu_s and unchanged_ratio, the part of
+every refresh that does not depend on what changed. --scratch DIR holds the copies (default the system's
+temporary folder).
 `;
 
 const FLAGS = {
   refresh: { type: 'boolean', default: false },
   processes: { type: 'string' },
+  unchanged: { type: 'string' },
   runs: { type: 'string' },
   perturb: { type: 'string' },
   seed: { type: 'string' },
@@ -62,7 +72,8 @@ export function isRefreshRun(args: readonly string[]): boolean {
 
 /** What one ingest process reported of each of its runs. */
 export interface ProcessRuns {
-  kind: 'refresh' | 'full';
+  /** refresh: `--perturb P`; unchanged: `--perturb 0` (no market changed in any hour); full: `--perturb P --full`. */
+  kind: 'refresh' | 'unchanged' | 'full';
   runs: {
     cpu_ms: number;
     cpu_ms_by_stage: Record<string, number>;
@@ -95,18 +106,23 @@ function stageMedians(runs: readonly { cpu_ms_by_stage: Record<string, number> }
 
 /**
  * The figures of a measurement: refreshes are runs 2…R of the refresh processes, full runs every run of the full
- * processes. Pure. Throws when either kind has no run (nothing to compare).
+ * processes, unchanged refreshes runs 2…R of the unchanged processes (figures only when there are any). Pure.
+ * Throws when the refresh or the full kind has no run (nothing to compare).
  */
 export function refreshFigures(
   processes: readonly ProcessRuns[],
   stamp: { command: string; at: string; load_average: number[]; settings: Record<string, number> },
 ): Record<string, Figure> {
-  const refreshes = processes.filter((p) => p.kind === 'refresh').flatMap((p) => p.runs.slice(1));
+  const laterRuns = (kind: ProcessRuns['kind']) =>
+    processes.filter((p) => p.kind === kind).flatMap((p) => p.runs.slice(1));
+  const refreshes = laterRuns('refresh');
+  const unchanged = laterRuns('unchanged');
   const fulls = processes.filter((p) => p.kind === 'full').flatMap((p) => p.runs);
   if (refreshes.length === 0 || fulls.length === 0)
     throw new Error('a refresh measurement needs at least one refresh (run 2 of a refresh process) and one full run');
-  const refreshS = refreshes.map((r) => round2(r.cpu_ms / 1000));
-  const fullS = fulls.map((r) => round2(r.cpu_ms / 1000));
+  const seconds = (runs: typeof fulls) => runs.map((r) => round2(r.cpu_ms / 1000));
+  const refreshS = seconds(refreshes);
+  const fullS = seconds(fulls);
   const refresh = round2(median(refreshS));
   const full = round2(median(fullS));
   const perProcess = (kind: ProcessRuns['kind']) =>
@@ -117,7 +133,7 @@ export function refreshFigures(
     return Object.fromEntries([...keys].sort().map((k) => [k, median(runs.map((r) => r.events?.[k] ?? 0))]));
   };
   const common = { ...stamp, ingest_processes: processes.length };
-  return {
+  const figures: Record<string, Figure> = {
     refresh_cpu_s: {
       value: refresh,
       unit: 's',
@@ -156,6 +172,31 @@ export function refreshFigures(
       ...common,
     },
   };
+  if (unchanged.length === 0) return figures;
+  const unchangedS = seconds(unchanged);
+  const floor = round2(median(unchangedS));
+  figures.unchanged_refresh_cpu_s = {
+    value: floor,
+    unit: 's',
+    how: 'median CPU seconds of the refreshes in which no market changed (runs 2…R of the unchanged processes: ingest --perturb 0): what every refresh costs whatever changed',
+    values: unchangedS,
+    per_process: perProcess('unchanged'),
+    events: eventsOf(unchanged),
+    ...common,
+  };
+  figures.unchanged_ratio = {
+    value: round2(floor / full),
+    unit: 'ratio',
+    how: 'unchanged_refresh_cpu_s ÷ full_run_cpu_s (medians): the least refresh_ratio can be while every refresh does the work that does not depend on what changed',
+    ...common,
+  };
+  figures.unchanged_cpu_ms_by_stage = {
+    value: stageMedians(unchanged),
+    unit: 'ms',
+    how: 'median CPU of each stage of the unchanged refreshes (cpu_ms_by_stage of the run summary)',
+    ...common,
+  };
+  return figures;
 }
 
 /** The runs an `ingest --json` process printed, checked enough to say what is wrong with them. */
@@ -221,6 +262,7 @@ function ingestProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise
 export async function runRefreshBench(args: string[]): Promise<number> {
   const { values } = parseFlags(args, FLAGS);
   const processes = positive('processes', values.processes, 3);
+  const unchangedProcesses = positive('unchanged', values.unchanged, processes, 0);
   const runs = positive('runs', values.runs, 3, 2);
   const seed = positive('seed', values.seed, 1);
   const perturb = values.perturb ?? '0.05';
@@ -265,8 +307,15 @@ export async function runRefreshBench(args: string[]): Promise<number> {
     } finally {
       source.close();
     }
+    // In turns (refresh, unchanged, full), so a machine whose speed moves during the measurement moves all three.
     const plan: ProcessRuns['kind'][] = [];
-    for (let i = 0; i < processes; i++) plan.push('refresh', 'full');
+    for (let i = 0; i < processes; i++) {
+      plan.push('refresh');
+      if (i < unchangedProcesses) plan.push('unchanged');
+      plan.push('full');
+    }
+    for (let i = processes; i < unchangedProcesses; i++) plan.push('unchanged');
+    const turn = { refresh: 0, unchanged: 0, full: 0 };
     for (const [i, kind] of plan.entries()) {
       const copy = join(scratch, `${i}.sqlite`);
       copyFileSync(base, copy);
@@ -274,7 +323,7 @@ export async function runRefreshBench(args: string[]): Promise<number> {
         '--source',
         'simulated',
         '--perturb',
-        perturb,
+        kind === 'unchanged' ? '0' : perturb,
         '--seed',
         String(seed),
         '--runs',
@@ -288,7 +337,8 @@ export async function runRefreshBench(args: string[]): Promise<number> {
         rmSync(`${copy}${suffix}`, { force: true });
       measured.push(result);
       const secs = result.runs.map((r) => (r.cpu_ms / 1000).toFixed(2)).join(', ');
-      process.stderr.write(`${kind} process ${Math.floor(i / 2) + 1}/${processes}: runs ${secs} s of CPU\n`);
+      const of = kind === 'unchanged' ? unchangedProcesses : processes;
+      process.stderr.write(`${kind} process ${++turn[kind]}/${of}: runs ${secs} s of CPU\n`);
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -298,7 +348,7 @@ export async function runRefreshBench(args: string[]): Promise<number> {
     command: `PMREF_DB_URL=${shellWord(dbUrl)} PMREF_SIM_DIR=${shellWord(config.PMREF_SIM_DIR)} pmref bench ${args.map(shellWord).join(' ')}`,
     at: new Date().toISOString(),
     load_average: loadAtStart,
-    settings: { processes, runs, perturb: share, seed },
+    settings: { processes, unchanged: unchangedProcesses, runs, perturb: share, seed },
   });
   const existing = parseFootprint(existsSync(out) ? readFileSync(out, 'utf8') : null);
   const merged = mergeFootprint(
@@ -311,8 +361,12 @@ export async function runRefreshBench(args: string[]): Promise<number> {
   mkdirSync(resolve(out, '..'), { recursive: true });
   writeFileSync(out, footprintJson(merged));
   const f = (key: string) => figures[key]?.value;
+  const floor =
+    unchangedProcesses === 0
+      ? ''
+      : `; with no market changed ${f('unchanged_refresh_cpu_s')} s, ratio ${f('unchanged_ratio')}`;
   process.stdout.write(
-    `refresh ${f('refresh_cpu_s')} s, full run ${f('full_run_cpu_s')} s (medians): ratio ${f('refresh_ratio')} (goal ≤ 0.20); wrote ${out} (label ${label})\n`,
+    `refresh ${f('refresh_cpu_s')} s, full run ${f('full_run_cpu_s')} s (medians): ratio ${f('refresh_ratio')} (goal ≤ 0.20)${floor}; wrote ${out} (label ${label})\n`,
   );
   return 0;
 }

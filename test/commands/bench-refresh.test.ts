@@ -52,6 +52,32 @@ describe('refreshFigures', () => {
     expect(figures.full_run_cpu_s).toMatchObject({ value: 17.5, values: [20, 18, 16, 19, 17, 15] });
     expect(figures.refresh_ratio).toMatchObject({ value: 0.54, goal: '≤ 0.20', ingest_processes: 4 });
     expect(figures.refresh_cpu_s?.markets_changed_share).toBe(0.05);
+    // No unchanged process measured: no unchanged figures.
+    expect(Object.keys(figures).filter((k) => k.startsWith('unchanged'))).toEqual([]);
+  });
+
+  it('takes the unchanged refreshes from runs 2…R of the unchanged processes, against the same full runs', () => {
+    const figures = refreshFigures(
+      [
+        proc('refresh', [20_000, 9_000, 8_000]),
+        proc('unchanged', [20_000, 6_000, 7_000], [{}, { pull: 1_000, publish: 500 }, { pull: 1_200 }]),
+        proc('full', [20_000, 18_000, 16_000]),
+        proc('unchanged', [21_000, 6_500, 8_000]),
+      ],
+      STAMP,
+    );
+    // Unchanged 6, 7, 6.5, 8 → median 6.75; full runs 16, 18, 20 → median 18.
+    expect(figures.unchanged_refresh_cpu_s).toMatchObject({ value: 6.75, values: [6, 7, 6.5, 8] });
+    expect(figures.unchanged_refresh_cpu_s?.per_process).toEqual([
+      [20, 6, 7],
+      [21, 6.5, 8],
+    ]);
+    expect(figures.unchanged_ratio).toMatchObject({ value: 0.38, unit: 'ratio', ingest_processes: 4 });
+    // Pull 1,000, 1,200, and none in the runs that metered no stage: median 500.
+    expect(figures.unchanged_cpu_ms_by_stage?.value).toEqual({ pull: 500, publish: 0 });
+    // The refreshes and full runs are what they were without the unchanged processes.
+    expect(figures.refresh_cpu_s).toMatchObject({ value: 8.5, values: [9, 8] });
+    expect(figures.full_run_cpu_s).toMatchObject({ value: 18 });
   });
 
   it('gives the median of each stage, a stage a run did not meter counting as none', () => {
@@ -169,6 +195,8 @@ describe('pmref bench --refresh', () => {
     expect(bench.stdout).toMatch(/^refresh [\d.]+ s, full run [\d.]+ s \(medians\): ratio [\d.]+ \(goal ≤ 0\.20\)/);
     expect(bench.stderr).toMatch(/refresh process 1\/1: runs [\d.]+, [\d.]+ s of CPU/);
     expect(bench.stderr).toMatch(/full process 1\/1: runs [\d.]+, [\d.]+ s of CPU/);
+    expect(bench.stderr).toMatch(/unchanged process 1\/1: runs [\d.]+, [\d.]+ s of CPU/);
+    expect(bench.stdout).toMatch(/; with no market changed [\d.]+ s, ratio [\d.]+; wrote /);
 
     const file = JSON.parse(readFileSync(out, 'utf8')) as FootprintFile;
     expect(Object.keys(file.runs).sort()).toEqual(['kept', 't']);
@@ -194,7 +222,17 @@ describe('pmref bench --refresh', () => {
     expect(Object.keys(f.refresh_cpu_ms_by_stage?.value as object)).toEqual(
       expect.arrayContaining(['pull', 'publish']),
     );
-    expect(f.refresh_ratio).toMatchObject({ settings: { processes: 1, runs: 2, perturb: 0.5, seed: 1 } });
+    expect(f.refresh_ratio).toMatchObject({ settings: { processes: 1, unchanged: 1, runs: 2, perturb: 0.5, seed: 1 } });
+    // The unchanged process refreshed an hour in which no market changed: it normalized fewer events than the refresh.
+    const unchanged = f.unchanged_refresh_cpu_s as unknown as {
+      value: number;
+      values: number[];
+      events: Record<string, number>;
+    };
+    expect(unchanged.values).toHaveLength(1);
+    expect(unchanged.events.normalized).toBeLessThan(refresh.events.normalized as number);
+    expect(unchanged.events.derived).toBe(0);
+    expect(f.unchanged_ratio?.value).toBe(round2(unchanged.value / full.value));
 
     // The store measured is untouched, and the copies are gone (what else the scratch folder held stays).
     expect(readFileSync(db).length).toBe(storeBytes);
