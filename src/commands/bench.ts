@@ -101,7 +101,7 @@ Usage: pmref bench [--duration S] [--rounds R] [--connections N] [--out FILE]
        pmref bench --search [--out FILE]
        pmref bench --history [--days N] [--seed S] [--batch M] [--label L] [--out FILE]
        pmref bench --footprint [--label L] [--note TEXT] [--lead FILE] [--feed-pages N] [--history-samples N] [--out FILE]
-       pmref bench --refresh [--processes N] [--runs R] [--perturb P] [--seed S] [--label L] [--note TEXT] [--scratch DIR] [--out FILE]
+       pmref bench --refresh [--processes N] [--unchanged N] [--runs R] [--perturb P] [--seed S] [--label L] [--note TEXT] [--scratch DIR] [--out FILE]
 
 Serves the store named by PMREF_DB_URL (it must hold a published run: on a fresh machine run
 'pmref ingest --source simulated' first) and, per endpoint, runs autocannon in a separate process
