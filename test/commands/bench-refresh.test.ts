@@ -1,4 +1,4 @@
-// `pmref bench --refresh` takes refreshes from runs 2…R of refresh processes and full runs from every run of full processes, reports medians and their ratio with every value, and runs end to end on a small simulated universe, leaving no copy behind.
+// `pmref bench --refresh` takes refreshes from runs 2…R of refresh processes, full runs from every run of full processes and unchanged refreshes (no market changed) from runs 2…R of unchanged processes, reports medians and their ratios with every value, and runs end to end on a small simulated universe, leaving no copy behind.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
