@@ -322,17 +322,17 @@ describe('read-model pack', () => {
     const path = join(dir, 'size.pack');
     await writePack(model, path, storeId);
     const file = readFileSync(path);
-    const stampLength = file.readUInt32BE(0);
-    const headLength = file.readUInt32BE(4 + stampLength);
-    const bodyRegion = file.length - (8 + stampLength + headLength);
+    const parts = await packParts(path);
     const identity = allBodies(model).reduce((n, b) => n + b.length, 0);
     // The body region: every body as held, then the sections (each gzip: its magic number first).
-    const sections = Object.values((await packParts(path)).sections);
+    const sections = Object.values(parts.sections);
     const held = allBodies(model).reduce((n, b) => n + b.held.length, 0);
-    expect(bodyRegion).toBe(held + sections.reduce((n, [, length]) => n + length, 0));
-    for (const [offset] of sections) expect(file[8 + stampLength + headLength + offset]).toBe(0x1f);
+    expect(file.length - parts.bodiesAt).toBe(held + sections.reduce((n, [, length]) => n + length, 0));
+    for (const [offset] of sections) expect(file[parts.bodiesAt + offset]).toBe(0x1f);
     expect(held).toBeLessThan(identity / 2); // 2.4× on this small seed, 4.6× on the full universe
-    // The header is compressed too: its JSON is several times the bytes it takes.
+    // The header is compressed too (the stored bytes after the stamp): its JSON is several times the bytes it takes.
+    const stampLength = file.readUInt32BE(0);
+    const headLength = file.readUInt32BE(4 + stampLength);
     expect(file[8 + stampLength]).toBe(0x1f); // gzip's magic number
     expect(packHeader(path).headerBytes).toBeGreaterThan(3 * headLength);
   });
