@@ -7,6 +7,7 @@
  */
 import type { Event, Market, MarkFacts } from '../domain/index.ts';
 import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } from '../editorial/index.ts';
+import { wholeRecord } from '../store/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
 import { screensFor, screensStand } from './screens.ts';
@@ -26,14 +27,25 @@ export interface EditorialFunctions {
 /**
  * Structural equality of two JSON-like values, key order ignored (stored records come back parsed
  * from JSON; fresh ones are built in code). `skip` names top-level keys left out of the comparison.
+ * A stored market read lazily (store `listMarkets({ lazy: true })`) is compared as its whole record.
  */
-export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = new Set()): boolean {
+export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = NO_KEYS): boolean {
+  return sameJson(plain(a), plain(b), skip);
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+function plain(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? wholeRecord(value) : value;
+}
+
+function sameJson(a: unknown, b: unknown, skip: ReadonlySet<string>): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameRecord(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i], NO_KEYS)) return false;
     return true;
   }
   const ra = a as Record<string, unknown>;
@@ -47,7 +59,7 @@ export function sameRecord(a: unknown, b: unknown, skip: ReadonlySet<string> = n
       if (va !== vb) return false;
       continue;
     }
-    if (!sameRecord(va, vb)) return false;
+    if (!sameJson(va, vb, NO_KEYS)) return false;
   }
   // Keys only `b` has: equal only when undefined there.
   for (const k of Object.keys(rb)) {

@@ -220,6 +220,7 @@ export function ingestReport(result: IngestResult): Record<string, unknown> {
       events_written: r.events_written,
       markets_written: r.markets_written,
       events: r.events ?? null,
+      stored_markets: r.stored_markets ?? null,
       backfill: r.backfill,
       duration_ms: r.duration_ms,
       timings_ms: r.timings_ms ?? null,

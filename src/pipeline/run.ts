@@ -36,7 +36,7 @@ import type {
 } from '../domain/index.ts';
 import { byMarkDateThenMarket, isPastClose, markFiguresOf, VENUES } from '../domain/index.ts';
 import { deriveEvent, linkAcrossVenues, repriceEvent } from '../editorial/index.ts';
-import type { PipelineRun, Store, VenueRunSummary } from '../store/index.ts';
+import { type PipelineRun, readWhole, type Store, type VenueRunSummary } from '../store/index.ts';
 import { createVenueHttp, type RawVenuePull } from '../venues/index.ts';
 import { currentOwner } from './abort.ts';
 import type { AfterWriteContext, AfterWriteResult } from './after-write.ts';
@@ -398,11 +398,18 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     lap('pull');
     await checkpoint('after_pull');
 
+    // What the last published run recorded (incremental.ts): an event whose raw input is unchanged is not
+    // normalized again when its stored records, its marks and the clock let them stand for this run.
+    const memo = incremental && lastPublished ? usableState(store, lastPublished, version) : null;
+    // With a memo most stored markets stand as they are, and the run reads little of them but their catalog
+    // entries: they are read lazily (lazy-market.ts). Without one, every event is derived and compared whole.
     const [storedEventList, storedMarketList, latestList] = await Promise.all([
       store.listEvents(),
-      store.listMarkets(),
+      store.listMarkets({ lazy: memo !== null }),
       store.latestMarkFacts(),
     ]);
+    // The stored markets as read, to count at the summary how many the run read whole.
+    let storedRead: Market[] | null = [...storedMarketList];
     const storedEvents = new Map(storedEventList.map((e) => [e.event_id, e]));
     const storedMarkets = new Map(storedMarketList.map((m) => [m.market_id, m]));
     // The latest marks without their raw payloads: no stage reads one, and a re-timed mark keeps its own by id.
@@ -411,9 +418,6 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     latestList.length = 0;
     lap('load_stored');
 
-    // What the last published run recorded (incremental.ts): an event whose raw input is unchanged is not
-    // normalized again when its stored records, its marks and the clock let them stand for this run.
-    const memo = incremental && lastPublished ? usableState(store, lastPublished, version) : null;
     const usable = (m: RawMemo): boolean => {
       if (memo === null || Date.parse(now) < Date.parse(memo.asOf)) return false;
       if (m.event === null) return true;
@@ -660,6 +664,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         repriced: stage.repriced,
         reused_unnormalized: reusedRaw,
       },
+      stored_markets: { read: storedRead.length, read_whole: storedRead.filter(readWhole).length },
       marks_carried_forward: carried.length,
       editorial_failures: stage.failures.length,
       backfill: backfill && {
@@ -672,6 +677,8 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       },
       fallbacks,
     };
+
+    storedRead = null;
 
     // The publish: every write of the run and the generation bump, in one transaction.
     onProgress?.({ stage: 'write', done: 0, total: 1 });

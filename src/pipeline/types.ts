@@ -68,6 +68,12 @@ export interface RunSummary {
     repriced: number;
     reused_unnormalized: number;
   };
+  /**
+   * The stored markets the run read (`read`) and how many of them it read whole (`read_whole`: their bodies
+   * inflated and parsed). A run with the last run's memo reads every stored market by its catalog entry and the
+   * whole record only where it uses more (lazy-market.ts); a full run reads every one whole. Absent on a failed run.
+   */
+  stored_markets?: { read: number; read_whole: number };
   marks_carried_forward: number;
   /** Events the editorial layer threw on (see `fallbacks`). */
   editorial_failures: number;

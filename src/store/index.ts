@@ -170,6 +170,7 @@ function quoteIdent(name: string): string {
 
 export type { HourKey, HourlyMark } from './hourly-codec.ts';
 export { addHours, hourKeyOf, hourlyRetentionStart, hourStartMs } from './hourly-codec.ts';
+export { readWhole, wholeRecord } from './lazy-market.ts';
 export { MIGRATIONS } from './migrations.ts';
 export type { SqlStoreOptions } from './sql-store.ts';
 export { SqlStore } from './sql-store.ts';

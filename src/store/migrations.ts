@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import { migrateToTypedStorage } from './migration-0006.ts';
+import { addMarketEntries } from './migration-0009.ts';
 import type { StoreEngine } from './types.ts';
 
 export interface Migration {
@@ -393,5 +394,12 @@ export const MIGRATIONS: readonly Migration[] = [
       // of multi-KB summaries, too many to scan per request.
       await db.schema.createIndex('pipeline_runs_started').on('pipeline_runs').column('started_at').execute();
     },
+  },
+  {
+    // Issue 18: a stored market's catalog entry beside its body (record-codec.ts `marketEntryText`), which a
+    // pipeline run reads of every market instead of the whole record (lazy-market.ts). Existing rows are filled
+    // here from their bodies (the entry holds none of the shared parts); every write keeps it since.
+    version: '0009_market_entries',
+    up: addMarketEntries,
   },
 ];

@@ -70,3 +70,61 @@ export function joinRecord<T, P extends string>(
 export function partColumn<P extends string>(part: P): `${P}_id` {
   return `${part}_id`;
 }
+
+/**
+ * The fields of a stored market that the pipeline's catalog-wide stages read of every market in a run (linking,
+ * screens, catalysts, the coins and benchmark-drift detectors, today's re-timed marks, editorial keys, the carry
+ * forward): a market's catalog entry, stored beside its body (migration 0009) so that a run reads these without
+ * inflating and parsing the whole record (about 1.3 of its 5 KB of JSON; measured in bench/README.md, fifteenth
+ * and eighteenth passes). The shared parts (MARKET_LAYOUT) are not in it: they come from `content` as for a whole
+ * record. A field read that is not here reads the whole record (lazy-market.ts), so this list only decides speed.
+ */
+export const MARKET_ENTRY_FIELDS = [
+  'market_id',
+  'platform',
+  'platform_market_id',
+  'event_id',
+  'platform_event_id',
+  'question_raw',
+  'contract_type',
+  'underlying_reference',
+  'group_item_title',
+  'close_at',
+  'resolve_at',
+  'status',
+  'threshold',
+  'direction',
+  'settlement_style',
+  'question_id',
+  'tags',
+  'first_seen_at',
+  'also_on',
+  'claim_key',
+  'fee_terms',
+] as const;
+
+/**
+ * The version of the entry's field list, written at the head of every entry. An entry of another version is not
+ * used (its record is read whole), so a change to MARKET_ENTRY_FIELDS bumps this and needs no migration to be right.
+ */
+export const MARKET_ENTRY_VERSION = 1;
+
+const ENTRY_HEAD = `${MARKET_ENTRY_VERSION}\n`;
+
+/**
+ * A market's catalog entry as stored: the version, a newline, then a JSON object of the entry fields the market
+ * has (a field it lacks stays absent, as in its record).
+ * @example marketEntryText({ market_id: 'm1', status: 'open' }) // '1\n{"market_id":"m1","status":"open"}'
+ */
+export function marketEntryText(market: object): string {
+  const source = market as Record<string, unknown>;
+  const entry: Record<string, unknown> = {};
+  for (const field of MARKET_ENTRY_FIELDS) if (source[field] !== undefined) entry[field] = source[field];
+  return ENTRY_HEAD + JSON.stringify(entry);
+}
+
+/** The fields `marketEntryText` kept, or null for an entry of another version (or none). */
+export function parseMarketEntry(text: string | null): Record<string, unknown> | null {
+  if (text === null || !text.startsWith(ENTRY_HEAD)) return null;
+  return JSON.parse(text.slice(ENTRY_HEAD.length)) as Record<string, unknown>;
+}

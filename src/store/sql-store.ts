@@ -26,9 +26,17 @@ import { byMarkDateThenMarket } from '../domain/index.ts';
 import { unpackText } from './content-codec.ts';
 import { CONTENT_COLLECTION_EVERY, ContentReader, collectContent, readConsistently } from './content-store.ts';
 import { addHours, HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyMarkOf } from './hourly-codec.ts';
+import { lazyRecord } from './lazy-market.ts';
 import { joinMarkFigures, joinMarkValues, MARK_COLUMN_NAMES, MARK_FIGURE_COLUMN_NAMES } from './mark-codec.ts';
 import { MIGRATIONS } from './migrations.ts';
-import { EVENT_LAYOUT, joinRecord, MARKET_LAYOUT, partColumn, type RecordLayout } from './record-codec.ts';
+import {
+  EVENT_LAYOUT,
+  joinRecord,
+  MARKET_LAYOUT,
+  parseMarketEntry,
+  partColumn,
+  type RecordLayout,
+} from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
 import { type SqlContext, SqlTx } from './sql-tx.ts';
 import type { StoreDatabase } from './tables.ts';
@@ -69,6 +77,8 @@ const FIGURE_SELECT = MARK_FIGURE_COLUMN_NAMES.map((c) => `m.${c}` as const);
 /** A mark read as an array: [mark_id, ...MARK_SELECT, raw_body], or without mark_id when staged. */
 type MarkValues = readonly unknown[];
 const MARKET_PART_COLUMNS = MARKET_LAYOUT.parts.map(partColumn);
+type MarketPart = (typeof MARKET_LAYOUT.parts)[number];
+type MarketPartColumn = (typeof MARKET_PART_COLUMNS)[number];
 const EVENT_PART_COLUMNS = EVENT_LAYOUT.parts.map(partColumn);
 
 function logFrom(row: { log_id: number | string; record: string }): ResolutionLogEntry {
@@ -287,16 +297,50 @@ export class SqlStore implements Store {
     });
   }
 
-  async listMarkets(filter: { venue?: Venue; after?: string; limit?: number } = {}): Promise<Market[]> {
+  async listMarkets(filter: { venue?: Venue; after?: string; limit?: number; lazy?: boolean } = {}): Promise<Market[]> {
     return readConsistently(async () => {
       let query = this.root
         .selectFrom('markets')
         .select(['body', ...MARKET_PART_COLUMNS])
+        .$if(filter.lazy === true, (q) => q.select('entry'))
         .orderBy('market_id');
       if (filter.venue !== undefined) query = query.where('platform', '=', filter.venue);
       if (filter.after !== undefined) query = query.where('market_id', '>', filter.after);
       if (filter.limit !== undefined) query = query.limit(filter.limit);
-      return this.joinRecords<Market, (typeof MARKET_LAYOUT.parts)[number]>(await query.execute(), MARKET_LAYOUT);
+      const rows = await query.execute();
+      if (filter.lazy !== true)
+        return this.joinRecords<Market, (typeof MARKET_LAYOUT.parts)[number]>(rows, MARKET_LAYOUT);
+      return this.joinLazyMarkets(rows);
+    });
+  }
+
+  /**
+   * Markets read by their catalog entries (lazy-market.ts): each holds its entry's fields and its shared parts, and
+   * reads its body when anything else of it is used. A row whose entry is missing or of another version is read
+   * whole at once.
+   */
+  private async joinLazyMarkets(
+    rows: readonly ({ body: Uint8Array; entry?: string | null } & Record<MarketPartColumn, number | string | null>)[],
+  ): Promise<Market[]> {
+    const ids: number[] = [];
+    for (const row of rows) {
+      for (const column of MARKET_PART_COLUMNS) {
+        const id = row[column];
+        if (id !== null) ids.push(Number(id));
+      }
+    }
+    const values = await this.content.values(this.root, this.engine, ids);
+    return rows.map((row) => {
+      const parts = {} as Record<MarketPart, unknown>;
+      for (const part of MARKET_LAYOUT.parts) {
+        const id = row[partColumn(part)];
+        parts[part] = id === null ? undefined : values.get(Number(id));
+      }
+      const read = () => joinRecord<Market, MarketPart>(row.body, parts, MARKET_LAYOUT);
+      const entry = parseMarketEntry(row.entry ?? null);
+      if (entry === null) return read();
+      for (const part of MARKET_LAYOUT.parts) if (parts[part] !== undefined) entry[part] = parts[part];
+      return lazyRecord<Market>(entry, read);
     });
   }
 

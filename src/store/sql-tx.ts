@@ -18,7 +18,7 @@ import type {
 import { ContentWriter } from './content-store.ts';
 import { HOURLY_COLUMN_NAMES, type HourKey, type HourlyMark, hourlyRowOf } from './hourly-codec.ts';
 import { MARK_COLUMN_NAMES, type MarkRow, type MarkTimeColumns, markTimeColumns, splitMarks } from './mark-codec.ts';
-import { EVENT_LAYOUT, MARKET_LAYOUT, partColumn, splitRecord } from './record-codec.ts';
+import { EVENT_LAYOUT, MARKET_LAYOUT, marketEntryText, partColumn, splitRecord } from './record-codec.ts';
 import { chunksFor } from './sql-chunks.ts';
 import type { StoreDatabase } from './tables.ts';
 import type { IdKind, KeptRawPayloads, StoreEngine, StoreTx } from './types.ts';
@@ -120,7 +120,7 @@ export class SqlTx implements StoreTx {
   async upsertMarkets(markets: readonly Market[]): Promise<void> {
     const unique = lastPerKey(markets, (m) => m.market_id);
     const parts = MARKET_LAYOUT.parts;
-    for (const chunk of chunksFor(this.ctx.engine, unique, 10)) {
+    for (const chunk of chunksFor(this.ctx.engine, unique, 11)) {
       const split = chunk.map((market) => ({ market, ...splitRecord(market, MARKET_LAYOUT) }));
       const ids = await this.content.intern(split.flatMap((s) => parts.map((part) => s.parts[part])));
       const partIds = (i: number) =>
@@ -136,6 +136,7 @@ export class SqlTx implements StoreTx {
         status: market.status,
         question_id: market.question_id,
         body,
+        entry: marketEntryText(market),
         ...partIds(i),
       }));
       await this.db
@@ -149,6 +150,7 @@ export class SqlTx implements StoreTx {
             status: eb.ref('excluded.status'),
             question_id: eb.ref('excluded.question_id'),
             body: eb.ref('excluded.body'),
+            entry: eb.ref('excluded.entry'),
             field_provenance_id: eb.ref('excluded.field_provenance_id'),
             eligibility_screens_id: eb.ref('excluded.eligibility_screens_id'),
             resolution_source_list_id: eb.ref('excluded.resolution_source_list_id'),

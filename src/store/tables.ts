@@ -34,6 +34,12 @@ export interface MarketsTable {
   question_id: string | null;
   /** The record packed (content-codec.ts), its shared parts (record-codec.ts MARKET_LAYOUT) replaced by null. */
   body: Buffer;
+  /**
+   * The market's catalog entry (record-codec.ts `marketEntryText`, plain text): what a pipeline run reads of every
+   * stored market without the body (lazy-market.ts). Null only for a row no writer has touched since migration 0009
+   * filled the column; such a row is read whole.
+   */
+  entry: string | null;
   field_provenance_id: number | null;
   eligibility_screens_id: number | null;
   resolution_source_list_id: number | null;

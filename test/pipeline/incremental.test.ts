@@ -166,6 +166,8 @@ describe('incremental runs', () => {
       reused_unnormalized: 4,
     });
     expect(await served(inc)).toEqual(await served(full));
+    // The stored markets were read by their catalog entries; repricing left every one standing, none read whole.
+    expect(summaries[1]?.stored_markets).toEqual({ read: (await inc.listMarketIds()).length, read_whole: 0 });
     // Today's marks of the unchanged markets were re-timed to this run, like the changed one.
     expect((await inc.listMarks({ snapshotDates: ['2026-03-01'] })).map((m) => m.snapshot_at)).toEqual(
       Array(7).fill(T2),
@@ -290,6 +292,9 @@ describe('incremental runs', () => {
     expect(calls).toEqual(['PMGOLD-26MAR01']);
     expect(summaries[1]?.events).toMatchObject({ derived: 1, repriced: 0 });
     expect(await served(inc)).toEqual(await served(full));
+    // The derived event's markets were compared with their stored records whole; the other events' were not read.
+    const derivedMarkets = (await inc.listMarkets()).filter((m) => m.platform_event_id === 'PMGOLD-26MAR01').length;
+    expect(summaries[1]?.stored_markets?.read_whole).toBe(derivedMarkets);
   });
 
   it('logs a rule change found on a reused run exactly as a full run does', async () => {
@@ -396,7 +401,8 @@ describe('incremental runs', () => {
     const dir = day1Copy();
     const store = await newStore();
     await run(store, dir, T1);
-    expect((await run(store, dir, T2, { incremental: false })).events).toEqual({
+    const again = await run(store, dir, T2, { incremental: false });
+    expect(again.events).toEqual({
       pulled: 5,
       normalized: 5,
       derived: 5,
@@ -404,6 +410,9 @@ describe('incremental runs', () => {
       repriced: 0,
       reused_unnormalized: 0,
     });
+    // With no memo to trust, every stored market is read whole.
+    const count = (await store.listMarketIds()).length;
+    expect(again.stored_markets).toEqual({ read: count, read_whole: count });
   });
 });
 
