@@ -112,19 +112,34 @@ export const MARKET_ENTRY_VERSION = 1;
 const ENTRY_HEAD = `${MARKET_ENTRY_VERSION}\n`;
 
 /**
- * A market's catalog entry as stored: the version, a newline, then a JSON object of the entry fields the market
- * has (a field it lacks stays absent, as in its record).
- * @example marketEntryText({ market_id: 'm1', status: 'open' }) // '1\n{"market_id":"m1","status":"open"}'
+ * A market's catalog entry as stored: the version, a newline, then a JSON array: a bit mask of the entry fields the
+ * market has (bit i for MARKET_ENTRY_FIELDS[i]), then their values in that order (a field it lacks stays absent, as
+ * in its record). An array rather than an object: the keys would be a fifth of the text, and a market row holding
+ * its body and entry stays under half a 4 KB SQLite page, two rows to a page (bench/README.md, eighteenth pass).
+ * @example marketEntryText({ market_id: 'm1', status: 'open' }) // '1\n[2049,"m1","open"]'
  */
 export function marketEntryText(market: object): string {
   const source = market as Record<string, unknown>;
-  const entry: Record<string, unknown> = {};
-  for (const field of MARKET_ENTRY_FIELDS) if (source[field] !== undefined) entry[field] = source[field];
-  return ENTRY_HEAD + JSON.stringify(entry);
+  const values: unknown[] = [0];
+  let mask = 0;
+  MARKET_ENTRY_FIELDS.forEach((field, i) => {
+    if (source[field] === undefined) return;
+    mask |= 1 << i;
+    values.push(source[field]);
+  });
+  values[0] = mask;
+  return ENTRY_HEAD + JSON.stringify(values);
 }
 
-/** The fields `marketEntryText` kept, or null for an entry of another version (or none). */
+/** The fields `marketEntryText` kept, in MARKET_ENTRY_FIELDS order, or null for an entry of another version (or none). */
 export function parseMarketEntry(text: string | null): Record<string, unknown> | null {
   if (text === null || !text.startsWith(ENTRY_HEAD)) return null;
-  return JSON.parse(text.slice(ENTRY_HEAD.length)) as Record<string, unknown>;
+  const values = JSON.parse(text.slice(ENTRY_HEAD.length)) as unknown[];
+  const mask = values[0] as number;
+  const entry: Record<string, unknown> = {};
+  let at = 1;
+  for (let i = 0; i < MARKET_ENTRY_FIELDS.length; i++) {
+    if ((mask & (1 << i)) !== 0) entry[MARKET_ENTRY_FIELDS[i] as string] = values[at++];
+  }
+  return entry;
 }

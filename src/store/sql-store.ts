@@ -308,9 +308,9 @@ export class SqlStore implements Store {
       if (filter.after !== undefined) query = query.where('market_id', '>', filter.after);
       if (filter.limit !== undefined) query = query.limit(filter.limit);
       const rows = await query.execute();
-      if (filter.lazy !== true)
-        return this.joinRecords<Market, (typeof MARKET_LAYOUT.parts)[number]>(rows, MARKET_LAYOUT);
-      return this.joinLazyMarkets(rows);
+      return filter.lazy === true
+        ? this.joinLazyMarkets(rows)
+        : this.joinRecords<Market, MarketPart>(rows, MARKET_LAYOUT);
     });
   }
 
@@ -336,7 +336,9 @@ export class SqlStore implements Store {
         const id = row[partColumn(part)];
         parts[part] = id === null ? undefined : values.get(Number(id));
       }
-      const read = () => joinRecord<Market, MarketPart>(row.body, parts, MARKET_LAYOUT);
+      // The read keeps the body only: the row and its entry text are garbage once the entry is parsed.
+      const body = row.body;
+      const read = () => joinRecord<Market, MarketPart>(body, parts, MARKET_LAYOUT);
       const entry = parseMarketEntry(row.entry ?? null);
       if (entry === null) return read();
       for (const part of MARKET_LAYOUT.parts) if (parts[part] !== undefined) entry[part] = parts[part];
