@@ -75,7 +75,7 @@ export function partColumn<P extends string>(part: P): `${P}_id` {
  * The fields of a stored market that the pipeline's catalog-wide stages read of every market in a run (linking,
  * screens, catalysts, the coins and benchmark-drift detectors, today's re-timed marks, editorial keys, the carry
  * forward): a market's catalog entry, stored beside its body (migration 0009) so that a run reads these without
- * inflating and parsing the whole record (about 1.3 of its 5 KB of JSON; measured in bench/README.md, fifteenth
+ * inflating and parsing the whole record (about 1 of its 5 KB of JSON; measured in bench/README.md, fifteenth
  * and eighteenth passes). The shared parts (MARKET_LAYOUT) are not in it: they come from `content` as for a whole
  * record. A field read that is not here reads the whole record (lazy-market.ts), so this list only decides speed.
  */
@@ -105,7 +105,8 @@ export const MARKET_ENTRY_FIELDS = [
 
 /**
  * The version of the entry's field list, written at the head of every entry. An entry of another version is not
- * used (its record is read whole), so a change to MARKET_ENTRY_FIELDS bumps this and needs no migration to be right.
+ * used (its record is read whole), so a change to MARKET_ENTRY_FIELDS bumps this and needs no migration to be right (only one that refills the
+ * entries, as 0009 fills them, to be fast again).
  */
 export const MARKET_ENTRY_VERSION = 1;
 

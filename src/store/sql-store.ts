@@ -322,26 +322,15 @@ export class SqlStore implements Store {
   private async joinLazyMarkets(
     rows: readonly ({ body: Uint8Array; entry?: string | null } & Record<MarketPartColumn, number | string | null>)[],
   ): Promise<Market[]> {
-    const ids: number[] = [];
-    for (const row of rows) {
-      for (const column of MARKET_PART_COLUMNS) {
-        const id = row[column];
-        if (id !== null) ids.push(Number(id));
-      }
-    }
-    const values = await this.content.values(this.root, this.engine, ids);
-    return rows.map((row) => {
-      const parts = {} as Record<MarketPart, unknown>;
-      for (const part of MARKET_LAYOUT.parts) {
-        const id = row[partColumn(part)];
-        parts[part] = id === null ? undefined : values.get(Number(id));
-      }
+    const parts = await this.partsOf(rows, MARKET_LAYOUT);
+    return rows.map((row, i) => {
+      const own = parts[i] as Record<MarketPart, unknown>;
       // The read keeps the body only: the row and its entry text are garbage once the entry is parsed.
       const body = row.body;
-      const read = () => joinRecord<Market, MarketPart>(body, parts, MARKET_LAYOUT);
+      const read = () => joinRecord<Market, MarketPart>(body, own, MARKET_LAYOUT);
       const entry = parseMarketEntry(row.entry ?? null);
       if (entry === null) return read();
-      for (const part of MARKET_LAYOUT.parts) if (parts[part] !== undefined) entry[part] = parts[part];
+      for (const part of MARKET_LAYOUT.parts) if (own[part] !== undefined) entry[part] = own[part];
       return lazyRecord<Market>(entry, read);
     });
   }
@@ -351,6 +340,15 @@ export class SqlStore implements Store {
     rows: readonly ({ body: Uint8Array } & Record<`${P}_id`, number | string | null>)[],
     layout: RecordLayout<P>,
   ): Promise<T[]> {
+    const parts = await this.partsOf(rows, layout);
+    return rows.map((row, i) => joinRecord<T, P>(row.body, parts[i] as Record<P, unknown>, layout));
+  }
+
+  /** Each row's shared parts, read from content (cached): a part's value, or undefined where the row has none. */
+  private async partsOf<P extends string>(
+    rows: readonly Record<`${P}_id`, number | string | null>[],
+    layout: RecordLayout<P>,
+  ): Promise<Record<P, unknown>[]> {
     const columns = layout.parts.map(partColumn);
     const ids: number[] = [];
     for (const row of rows) {
@@ -366,7 +364,7 @@ export class SqlStore implements Store {
         const id = row[partColumn(part)];
         parts[part] = id === null ? undefined : values.get(Number(id));
       }
-      return joinRecord<T, P>(row.body, parts, layout);
+      return parts;
     });
   }
 
