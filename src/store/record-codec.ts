@@ -105,8 +105,8 @@ export const MARKET_ENTRY_FIELDS = [
 
 /**
  * The version of the entry's field list, written at the head of every entry. An entry of another version is not
- * used (its record is read whole), so a change to MARKET_ENTRY_FIELDS bumps this and needs no migration to be right (only one that refills the
- * entries, as 0009 fills them, to be fast again).
+ * used (its record is read whole), so a change to MARKET_ENTRY_FIELDS bumps this and needs no migration to be right
+ * (only one that refills the entries, as 0009 fills them, to be fast again). The field mask holds 31 fields at most.
  */
 export const MARKET_ENTRY_VERSION = 1;
 

@@ -181,6 +181,10 @@ describe.skipIf(!present)('the recorded venue data through the replay server', (
     expect(again).toMatchObject({ log_entries: 0, markets_written: 0, events_written: 0 });
     expect(await store.listMarkets()).toEqual(markets);
     expect(await store.listLog()).toEqual(log);
+    // Real records read by their catalog entries are the records read whole, byte for byte.
+    expect(again.stored_markets?.read).toBe(markets.length);
+    const lazy = await store.listMarkets({ lazy: true });
+    expect(JSON.stringify(lazy)).toBe(JSON.stringify(markets));
   });
 
   it('stores on a refresh the marks a full run stores, most of them moved in place (their time columns only)', async () => {
