@@ -10,6 +10,7 @@ import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } 
 import { wholeRecord } from '../store/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
+import type { RequotedEvent } from './requote.ts';
 import { screensFor, screensStand } from './screens.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
@@ -118,8 +119,9 @@ export function markSummaries(
         });
       }
     } else {
-      item.reused.marketIds.forEach((id, i) => {
-        const s = item.reused.summaries[i];
+      const { marketIds, summaries } = item.reused ?? item.requoted;
+      marketIds.forEach((id, i) => {
+        const s = summaries[i];
         if (s !== undefined) out.set(id, s);
       });
     }
@@ -127,10 +129,14 @@ export function markSummaries(
   return out;
 }
 
-/** An event of the pull, in pull order: normalized this run, or reused (its raw input did not change). */
+/**
+ * An event of the pull, in pull order: normalized this run, reused (its raw input did not change), or requoted (its
+ * quotes alone changed: repriced in the normalize stage, requote.ts).
+ */
 export type StageItem =
-  | { normalized: NormalizedEvent; reused?: undefined }
-  | { normalized?: undefined; reused: NonNullable<RawMemo['event']> };
+  | { normalized: NormalizedEvent; reused?: undefined; requoted?: undefined }
+  | { normalized?: undefined; reused: NonNullable<RawMemo['event']>; requoted?: undefined }
+  | { normalized?: undefined; reused?: undefined; requoted: RequotedEvent };
 
 export interface EditorialStageInput {
   /** The pulled events in pull order (a full run: every one normalized). */
@@ -237,6 +243,20 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
       if (!reuse(eventId, marketIds)) throw new Error(`event ${eventId} was reused without its stored records`);
       const key = previousKeys?.get(eventId);
       if (key !== undefined) editorialKeys.set(eventId, key);
+    } else if (item.requoted) {
+      const r = item.requoted;
+      const storedEvent = storedEvents.get(r.eventId);
+      const markets = r.marketIds.map((id) => storedMarkets.get(id));
+      // The requoter read both (requote.ts).
+      if (storedEvent === undefined || markets.some((m) => m === undefined))
+        throw new Error(`event ${r.eventId} was requoted without its stored records`);
+      if (r.event === null) {
+        reuse(r.eventId, r.marketIds);
+      } else {
+        standRepriced(r.event, markets as Market[], storedEvent);
+        repriced++;
+      }
+      editorialKeys.set(r.eventId, r.key);
     } else {
       const n = item.normalized;
       const id = n.event.event_id;
@@ -289,13 +309,17 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
       }),
     );
     if (out === null) return false;
-    const final: Event = { ...out.event, updated_at: n.event.updated_at };
+    standRepriced({ ...out.event, updated_at: n.event.updated_at }, markets, storedEvent);
+    return true;
+  }
+
+  /** A repriced event into the stage's lists: its stored markets stand, screened and linked like a reused one's. */
+  function standRepriced(final: Event, markets: readonly Market[], storedEvent: Event): void {
     stageEvents.push(final);
     for (const m of markets) {
       stageMarkets.set(m.market_id, { market: m, event: final, keepScreens: false, stored: storedEvent });
       reusedMarkets.add(m.market_id);
     }
-    return true;
   }
 
   /** Derives one event into the stage's lists; false when the editorial layer threw on it. */

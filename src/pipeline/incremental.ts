@@ -6,7 +6,8 @@
  * Two keys per event, each a hash of everything a step reads:
  * - the **raw key** (raw-reuse.ts): the venue's raw event (plus the series or order books it reads) — equal keys
  *   skip normalization, the editorial layer and the record comparison; today's marks are re-timed from the
- *   last run's (mark-retime.ts);
+ *   last run's (mark-retime.ts). Its parts say more: when only some markets' quote parts differ, the event is
+ *   requoted (requote.ts: repriced from what the memo kept, not normalized);
  * - the **editorial key** (`editorialKeyOf`): the normalized event and markets without their bookkeeping
  *   timestamps, their venue facts, the mark summaries deriveEvent reads for those markets, the stored
  *   `created_at` / `first_seen_at` — equal keys skip deriveEvent and the comparison. It is two hashes, the
@@ -42,7 +43,7 @@ import type { NormalizedEvent } from '../venues/index.ts';
 import type { MarksWindow } from './marks-window.ts';
 
 /** Bumped when what a key covers changes (this file, raw-reuse.ts). */
-const KEY_FORMAT = 'incremental-2';
+const KEY_FORMAT = 'incremental-3';
 
 /** Folders and files whose content shapes an event's records: a change to any of them changes every key. */
 const VERSIONED_PATHS = [
@@ -110,8 +111,11 @@ export function versionFor(editorial: object | undefined, explicit?: string): st
 
 /** What normalizing one raw venue event gave, recorded for the next run (see raw-reuse.ts). */
 export interface RawMemo {
-  /** The raw key (raw-reuse.ts `rawEventKey`). */
+  /** The raw key (raw-reuse.ts `RawEventInput.key`). */
   key: string;
+  /** The raw event's shell key and its markets' keys by native id (raw-reuse.ts `RawEventInput`). */
+  shellKey: string | null;
+  marketKeys: Map<string, string>;
   /** Out-of-scope and rejected records of this raw event, by reason. */
   outOfScope: Record<string, number>;
   rejected: Record<string, number>;
@@ -122,6 +126,14 @@ export interface RawMemo {
     marketIds: string[];
     /** Each market's quote summary (last price, 24 h volume, liquidity), parallel to marketIds. */
     summaries: MarkSummary[];
+    /** Each market's native id, parallel to marketIds. */
+    nativeMarketIds: string[];
+    /**
+     * What the editorial layer was given for the event but for the quotes (the normalized event and each market's
+     * venue facts, requote.ts `packRepriceInputs`): a raw event whose quotes alone changed is repriced from these
+     * without being normalized again. Null when they could not be kept.
+     */
+    repriceInputs: string | null;
   } | null;
 }
 
@@ -206,22 +218,34 @@ export function editorialKeyOf(
   version: string,
 ): string {
   const hash = createHash('sha1').update(version).update('\0');
-  const quotes = createHash('sha1');
   hash.update(JSON.stringify({ ...n.event, ...EVENT_BOOKKEEPING }));
   // The created_at / first_seen_at deriveEvent is given: the stored ones, else this run's (which the next run
   // finds stored), so a new event's key holds from its first run on.
   hash.update(`\0${storedEvent?.created_at ?? n.event.created_at}`);
   for (const m of n.markets) {
     const id = m.market.market_id;
-    const s = marks.get(id);
     hash.update('\0');
     hash.update(JSON.stringify({ ...m.market, ...MARKET_BOOKKEEPING }));
     hash.update('\0');
     hash.update(JSON.stringify(m.facts));
     hash.update(`\0${storedMarkets.get(id)?.first_seen_at ?? m.market.first_seen_at}\0`);
+  }
+  return `${hash.digest('base64url')}.${quotesKeyOf(n.markets.map((m) => marks.get(m.market.market_id)))}`;
+}
+
+/** The quotes half of an editorial key: a SHA-1 of the mark summaries of an event's markets, in event order. */
+export function quotesKeyOf(summaries: readonly (MarkSummary | undefined)[]): string {
+  const quotes = createHash('sha1');
+  for (const s of summaries) {
     quotes.update(s === undefined ? '-\0' : `${s.last_price}|${s.volume_24h_usd}|${s.liquidity_usd}\0`);
   }
-  return `${hash.digest('base64url')}.${quotes.digest('base64url')}`;
+  return quotes.digest('base64url');
+}
+
+/** An editorial key with its inputs half kept and its quotes half replaced (see `quotesOnlyChanged`). */
+export function withQuotesKey(key: string, quotesKey: string): string | null {
+  const dot = key.indexOf('.');
+  return dot > 0 ? `${key.slice(0, dot)}.${quotesKey}` : null;
 }
 
 /**

@@ -7,10 +7,26 @@
 import { eventIdFor, marketIdFor, nativeKey, type Venue } from '../domain/index.ts';
 import type { Store } from '../store/index.ts';
 import type { NormalizedEvent, RawVenuePull, VenueClientOptions } from '../venues/index.ts';
-import { nativeKeysOf, normalizePull, pullVenueA, pullVenueB } from '../venues/index.ts';
+import {
+  nativeKeysOf,
+  nativeMarketIdOf,
+  normalizePull,
+  pullVenueA,
+  pullVenueB,
+  requoteMarkets,
+  type VenueQuote,
+} from '../venues/index.ts';
 import type { StageItem } from './editorial-stage.ts';
 import { type RawMemo, rawMemoKey } from './incremental.ts';
-import { addCounts, type PendingRawMemo, rawEventsOf, rawMemosOf } from './raw-reuse.ts';
+import {
+  addCounts,
+  MARKET_KEY_CHARS,
+  type PendingRawMemo,
+  type RawEventInput,
+  rawEventsOf,
+  rawMemosOf,
+} from './raw-reuse.ts';
+import type { RequotedEvent, Requoter } from './requote.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger } from './types.ts';
 import { yesTokensOf } from './venue-tokens.ts';
@@ -49,7 +65,10 @@ export interface VenueOutcome {
   items: StageItem[];
   /** What this run's normalization gave per raw event, to record once the run has published. */
   rawMemos: PendingRawMemo[];
-  /** Raw memos used this run (reused events and raw events that normalize to nothing), to record again. */
+  /**
+   * Raw memos used this run (reused and requoted events, raw events that normalize to nothing), to record again: a
+   * requoted event's with this pull's keys and its new quotes.
+   */
   rawMemosKept: PendingRawMemo[];
   outOfScope: Record<string, number>;
   rejected: Record<string, number>;
@@ -64,7 +83,46 @@ export interface RawReuseOptions {
   memo: ReadonlyMap<string, RawMemo> | null;
   /** Whether a memo's event may stand for this run (its stored records, marks and clock: see run.ts). */
   usable(memo: RawMemo): boolean;
+  /** Reprices a usable memo's event whose quotes alone changed (requote.ts); absent: such events are normalized. */
+  requote?: Requoter;
   meter?: StageMeter;
+}
+
+/**
+ * The requoted event of a raw event that changed in its markets' quotes alone (requote.ts), or null (normalize it):
+ * its shell key and its markets (native ids, in order) are the memo's, and every market whose text changed kept its
+ * shape, is one of the memo's event's markets and reads as a quote.
+ */
+function requoteEvent(
+  pull: RawVenuePull,
+  input: RawEventInput,
+  memo: RawMemo,
+  requote: Requoter,
+): RequotedEvent | null {
+  const event = memo.event;
+  if (event === null || memo.shellKey === null || memo.shellKey !== input.shellKey) return null;
+  if (memo.marketKeys.size !== input.marketKeys.size) return null;
+  const changed = new Map<string, string>();
+  const before = memo.marketKeys.entries();
+  for (const [nativeId, keys] of input.marketKeys) {
+    const [id, known] = before.next().value as [string, string];
+    if (id !== nativeId) return null;
+    if (known === keys) continue;
+    if (known.slice(MARKET_KEY_CHARS) !== keys.slice(MARKET_KEY_CHARS)) return null;
+    const at = event.nativeMarketIds.indexOf(nativeId);
+    if (at < 0) return null;
+    changed.set(nativeId, event.marketIds[at] as string);
+  }
+  const rawMarkets = (input.raw as { markets?: unknown[] }).markets ?? [];
+  const raws = rawMarkets.filter((m) => changed.has(nativeMarketIdOf(pull.venue, m) ?? ''));
+  if (raws.length !== changed.size) return null;
+  const quotes = new Map<string, VenueQuote>();
+  for (const [i, q] of requoteMarkets(pull, input.raw, raws).entries()) {
+    const id = changed.get(nativeMarketIdOf(pull.venue, raws[i]) ?? '');
+    if (q === null || id === undefined) return null;
+    quotes.set(id, q);
+  }
+  return requote(event, quotes);
 }
 
 function message(err: unknown): string {
@@ -128,8 +186,9 @@ export async function normalizeVenue(
   try {
     const part = <T>(name: string, work: () => T): T => (reuse?.meter ? reuse.meter.part(name, work) : work());
     // Which raw events this run must normalize: all of them, unless a memo says some are unchanged.
-    const raw = reuse ? part('normalize.raw_keys', () => rawEventsOf(pull, reuse.version)) : null;
+    const raw = reuse ? part('normalize.raw_keys', () => rawEventsOf(pull, reuse.version, reuse.memo)) : null;
     const kept = new Map<string, PendingRawMemo>();
+    const requoted = new Map<string, RequotedEvent>();
     let toNormalize = pull;
     let inputs = raw?.events ?? [];
     if (raw && reuse?.memo && raw.unique) {
@@ -137,10 +196,27 @@ export async function normalizeVenue(
       inputs = [];
       for (const input of raw.events) {
         const m = input.nativeEventId === null ? undefined : memo.get(rawMemoKey(venue, input.nativeEventId));
-        if (m !== undefined && input.nativeEventId !== null && m.key === input.key && reuse.usable(m)) {
+        if (m === undefined || input.nativeEventId === null || input.key === null || !reuse.usable(m)) {
+          inputs.push(input);
+        } else if (m.key === input.key) {
           kept.set(input.nativeEventId, { ...m, nativeEventId: input.nativeEventId });
         } else {
-          inputs.push(input);
+          const r = reuse.requote
+            ? part('normalize.requote', () => requoteEvent(pull, input, m, reuse.requote as Requoter))
+            : null;
+          if (r === null) {
+            inputs.push(input);
+            continue;
+          }
+          requoted.set(input.nativeEventId, r);
+          // What the next run compares against: this pull's keys, the event's new quotes.
+          kept.set(input.nativeEventId, {
+            ...m,
+            key: input.key,
+            marketKeys: input.marketKeys,
+            event: { ...(m.event as NonNullable<RawMemo['event']>), summaries: r.summaries },
+            nativeEventId: input.nativeEventId,
+          });
         }
       }
       toNormalize = { ...pull, events: inputs.map((i) => i.raw) };
@@ -192,7 +268,9 @@ export async function normalizeVenue(
       for (const input of raw.events) {
         const memo = input.nativeEventId === null ? undefined : kept.get(input.nativeEventId);
         const n = input.nativeEventId === null ? undefined : byNativeId.get(input.nativeEventId);
-        if (memo?.event) items.push({ reused: memo.event });
+        const r = input.nativeEventId === null ? undefined : requoted.get(input.nativeEventId);
+        if (r !== undefined) items.push({ requoted: r });
+        else if (memo?.event) items.push({ reused: memo.event });
         else if (memo === undefined && n !== undefined) items.push({ normalized: n });
       }
       // An event the pull order cannot place: normalize the venue whole instead.

@@ -1,49 +1,49 @@
 /**
  * Raw keys (issue 18, see incremental.ts): a raw venue event whose key equals the one the last published run
- * recorded is not normalized again; its stored records stand for it. The key hashes the raw event as pulled
- * and what its normalization reads beside it: venue_a's series (the whole series map: a series change is rare
- * and re-normalizes that venue), venue_b's order books of the event's tokens.
+ * recorded is not normalized again; its stored records stand for it. The key hashes the raw event as pulled and
+ * what its normalization reads beside it (venue_a's series: the whole series map, a series change is rare and
+ * re-normalizes that venue; venue_b's order books of each market's tokens), in parts: the event's fields outside
+ * its markets (the shell key), and per market a key of its text and a key of its shape, its text without its quote
+ * part (venues `rawMarketShape`). An event whose shell and market shapes are the memo's changed in its quotes alone:
+ * it is requoted instead of normalized (requote.ts). A market whose text is the memo's keeps the memo's shape key,
+ * so a refresh serializes the shape only of the markets that changed.
  *
  * Normalization is per event except for one rule: a market listed under two events is kept under the first
  * (`duplicate_market_in_pull`). So when a pull lists a native event or market id twice, nothing of that venue
  * is reused (its events are normalized together, as before).
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { Venue } from '../domain/index.ts';
-import type { MarkSummary } from '../editorial/index.ts';
-import { type NormalizedEvent, type NormalizeResult, nativeKeysOf, type RawVenuePull } from '../venues/index.ts';
-import type { RawMemo } from './incremental.ts';
+import {
+  type NormalizeResult,
+  nativeKeysOf,
+  nativeMarketIdOf,
+  type RawVenuePull,
+  rawEventShell,
+  rawMarketShape,
+  rawMarketText,
+} from '../venues/index.ts';
+import { type RawMemo, rawMemoKey } from './incremental.ts';
+import { packRepriceInputs, summaryOfQuote } from './requote.ts';
 
 /** One raw event of a pull: its native ids and its raw key (null: it cannot be recognized next run). */
 export interface RawEventInput {
   raw: unknown;
   nativeEventId: string | null;
   nativeMarketIds: string[];
+  /** Equal keys, equal raw events (but for the order of their fields). */
   key: string | null;
-}
-
-function decodeList(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  if (typeof value !== 'string') return [];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed : [];
-  } catch {
-    return [];
-  }
-}
-
-/** venue_b: the order books a raw event's markets may read (every token of every market, in order). */
-function booksOf(raw: unknown, books: Record<string, unknown>): string {
-  const markets = (raw as { markets?: unknown } | null)?.markets;
-  if (!Array.isArray(markets)) return '';
-  const out: unknown[] = [];
-  for (const m of markets) {
-    for (const token of decodeList((m as { clobTokenIds?: unknown } | null)?.clobTokenIds)) {
-      if (typeof token === 'string' && books[token] !== undefined) out.push(token, books[token]);
-    }
-  }
-  return out.length === 0 ? '' : JSON.stringify(out);
+  /**
+   * The hash of the code version, venue and context, the event's fields outside its markets and any market without
+   * a native id. Null with `key`.
+   */
+  shellKey: string | null;
+  /**
+   * Native market id → its market key and its shape key, 16 characters each (`MARKET_KEY_CHARS`): hashes of the
+   * market's text (venues `rawMarketText`) and of its shape (`rawMarketShape`), in raw order. A market whose text is
+   * the memo's keeps the memo's shape key (its shape is not serialized again).
+   */
+  marketKeys: Map<string, string>;
 }
 
 /** venue_a: a digest of every series, by ticker (the client fills the map in the order its answers arrive). */
@@ -53,11 +53,56 @@ function seriesDigest(series: Record<string, unknown>): string {
   return hash.digest('hex');
 }
 
+/** Characters of each half of a market's keys: 96 bits of a SHA-1 in base64url. */
+export const MARKET_KEY_CHARS = 16;
+
+const shortHash = (text: string): string => hash('sha1', text, 'base64url').slice(0, MARKET_KEY_CHARS);
+
+/**
+ * Fills in the keys of one raw event: the shell key over `head` (code version, venue, context) and the event's fields
+ * outside its markets, each market's keys, and the raw key over all of them. `previous`: the memo's keys of the same
+ * raw event, whose shape keys stand for the markets whose text did not change.
+ */
+function keyEvent(
+  input: RawEventInput,
+  raw: Record<string, unknown>,
+  pull: RawVenuePull,
+  head: string,
+  previous: ReadonlyMap<string, string> | undefined,
+): void {
+  const shell = createHash('sha1').update(head).update(rawEventShell(raw));
+  const order = createHash('sha1');
+  for (const market of Array.isArray(raw.markets) ? raw.markets : []) {
+    const text = rawMarketText(pull, market);
+    const id = nativeMarketIdOf(pull.venue, market);
+    if (id === null) {
+      shell.update('\0').update(text);
+      continue;
+    }
+    const marketKey = shortHash(text);
+    const known = previous?.get(id);
+    const shapeKey =
+      known?.startsWith(marketKey) === true
+        ? known.slice(MARKET_KEY_CHARS)
+        : shortHash(rawMarketShape(pull.venue, market));
+    input.marketKeys.set(id, marketKey + shapeKey);
+    order.update(`${id}\0${marketKey}\0`);
+  }
+  input.shellKey = shell.digest('base64url');
+  input.key = `${input.shellKey}.${order.digest('base64url')}`;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
  * Every raw event of a pull with its native ids and raw key, and whether the ids are unique (see the module
  * comment: reuse needs them unique).
  */
-export function rawEventsOf(pull: RawVenuePull, version: string): { events: RawEventInput[]; unique: boolean } {
+export function rawEventsOf(
+  pull: RawVenuePull,
+  version: string,
+  memo: ReadonlyMap<string, RawMemo> | null = null,
+): { events: RawEventInput[]; unique: boolean } {
   const context = pull.venue === 'venue_a' ? seriesDigest(pull.series) : '';
   const events: RawEventInput[] = [];
   const eventIds = new Set<string>();
@@ -74,13 +119,19 @@ export function rawEventsOf(pull: RawVenuePull, version: string): { events: RawE
       if (marketIds.has(id)) unique = false;
       marketIds.add(id);
     }
-    let key: string | null = null;
-    if (nativeEventId !== null) {
-      const hash = createHash('sha1').update(`${version}\0${pull.venue}\0${context}\0`);
-      if (pull.venue === 'venue_b') hash.update(booksOf(raw, pull.books)).update('\0');
-      key = hash.update(JSON.stringify(raw) ?? '').digest('base64url');
+    const input: RawEventInput = {
+      raw,
+      nativeEventId,
+      nativeMarketIds: keys.markets,
+      key: null,
+      shellKey: null,
+      marketKeys: new Map(),
+    };
+    if (nativeEventId !== null && isRecord(raw)) {
+      const previous = memo?.get(rawMemoKey(pull.venue, nativeEventId))?.marketKeys;
+      keyEvent(input, raw, pull, `${version}\0${pull.venue}\0${context}\0`, previous);
     }
-    events.push({ raw, nativeEventId, nativeMarketIds: keys.markets, key });
+    events.push(input);
   }
   return { events, unique };
 }
@@ -89,12 +140,6 @@ export function rawEventsOf(pull: RawVenuePull, version: string): { events: RawE
 export interface PendingRawMemo extends RawMemo {
   nativeEventId: string;
 }
-
-const summaryOf = (q: NormalizedEvent['markets'][number]['quote']): MarkSummary => ({
-  last_price: q.last_price,
-  volume_24h_usd: q.volume_24h_usd,
-  liquidity_usd: q.liquidity_usd,
-});
 
 /**
  * What each raw event of `inputs` normalized to, read off one normalization of those events: its records'
@@ -109,6 +154,8 @@ export function rawMemosOf(venue: Venue, inputs: readonly RawEventInput[], resul
     const memo: PendingRawMemo = {
       nativeEventId: input.nativeEventId,
       key: input.key,
+      shellKey: input.shellKey,
+      marketKeys: input.marketKeys,
       outOfScope: {},
       rejected: {},
       event: null,
@@ -129,7 +176,9 @@ export function rawMemosOf(venue: Venue, inputs: readonly RawEventInput[], resul
     memo.event = {
       eventId: n.event.event_id,
       marketIds: n.markets.map((m) => m.market.market_id),
-      summaries: n.markets.map((m) => summaryOf(m.quote)),
+      summaries: n.markets.map((m) => summaryOfQuote(m.quote)),
+      nativeMarketIds: n.markets.map((m) => m.market.platform_market_id),
+      repriceInputs: packRepriceInputs(n),
     };
   }
   return [...memoByEvent.values()];

@@ -64,6 +64,7 @@ import { movedInDay, retimeMark } from './mark-retime.ts';
 import { carryForwardMarks, markFromQuote, utcDate } from './marks.ts';
 import { type MarksWindow, packWindow, windowCovers, windowFigures } from './marks-window.ts';
 import { normalizeVenue, pullVenue, type VenueOutcome, type VenuePullOptions } from './pull-stage.ts';
+import { requoter } from './requote.ts';
 import { startStageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener, RunSummary } from './types.ts';
 
@@ -194,6 +195,19 @@ function todaysMarks(
   const kept = new Map<NewMark, number>();
   const moved = new Set<NewMark>();
   const rawPayloads = new Map<string, string | null>();
+  /** A mark from a fresh quote, moved in place when it is the last run's own quote (the same raw payload). */
+  const markOfQuote = (id: string, fresh: NewMark, previous: MarkFacts | undefined): NewMark => {
+    let mark = fresh;
+    const hash = mark.raw_payload === null || !ctx.hashing ? null : rawPayloadHash(mark.raw_payload);
+    rawPayloads.set(id, hash);
+    if (previous !== undefined && hash !== null && ctx.lastRawPayloads?.get(id) === hash) {
+      if (sameRecord(mark.field_provenance, previous.field_provenance))
+        mark = { ...mark, field_provenance: previous.field_provenance };
+      // The stored row already holds this raw payload (the memo's run wrote it): the move leaves it there.
+      if (movedInDay(mark, previous)) moved.add(mark);
+    }
+    return mark;
+  };
   for (const item of items) {
     if (item.normalized) {
       const n = item.normalized;
@@ -204,20 +218,11 @@ function todaysMarks(
       const primaryPrice = primary?.quote.last_price ?? null;
       for (const m of n.markets) {
         const id = m.market.market_id;
-        let mark = markFromQuote(m.market, m.quote, { now, primaryPrice });
-        const hash = mark.raw_payload === null || !ctx.hashing ? null : rawPayloadHash(mark.raw_payload);
-        rawPayloads.set(id, hash);
-        const previous = ctx.latest.get(id);
-        if (previous !== undefined && hash !== null && ctx.lastRawPayloads?.get(id) === hash) {
-          if (sameRecord(mark.field_provenance, previous.field_provenance))
-            mark = { ...mark, field_provenance: previous.field_provenance };
-          // The stored row already holds this raw payload (the memo's run wrote it): the move leaves it there.
-          if (movedInDay(mark, previous)) moved.add(mark);
-        }
-        out.push(mark);
+        out.push(markOfQuote(id, markFromQuote(m.market, m.quote, { now, primaryPrice }), ctx.latest.get(id)));
       }
     } else {
-      const { eventId, marketIds, summaries } = item.reused;
+      const { eventId, marketIds, summaries } = item.reused ?? item.requoted;
+      const quotes = item.requoted?.quotes;
       const event = derived.get(eventId);
       if (event === undefined) continue;
       const primaryAt =
@@ -226,8 +231,14 @@ function todaysMarks(
       for (const id of marketIds) {
         const market = ctx.storedMarkets.get(id);
         const previous = ctx.latest.get(id);
-        // run.ts checked both before it reused the event.
+        // run.ts checked both before it reused or requoted the event.
         if (market === undefined || previous === undefined) throw new Error(`market ${id} was reused without its mark`);
+        const quote = quotes?.get(id);
+        if (quote !== undefined) {
+          // A requoted market's new quote: its mark as a normalized market's (the stored market stands for it).
+          out.push(markOfQuote(id, markFromQuote(market, quote, { now, primaryPrice }), previous));
+          continue;
+        }
         const mark = retimeMark(market, previous, now, primaryPrice);
         // The same quote, the same raw payload: kept where the store holds it (read without it: latestMarkFacts).
         const rawId = ctx.rawPayloadIds.get(id) ?? null;
@@ -434,6 +445,11 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       }
       return true;
     };
+    // An event whose quotes alone changed is repriced from the memo without being normalized (requote.ts).
+    const requote =
+      memo === null
+        ? undefined
+        : requoter({ editorial, previousKeys: memo.editorial, storedEvents, storedMarkets, now });
     let outcomes: VenueOutcome[] | null = [];
     for (const pull of pulls) {
       onProgress?.({ stage: 'normalize', done: outcomes.length, total: pulls.length });
@@ -441,7 +457,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
         store,
         pull,
         now,
-        incremental ? { version, memo: memo?.raw ?? null, usable, meter } : undefined,
+        incremental ? { version, memo: memo?.raw ?? null, usable, meter, ...(requote ? { requote } : {}) } : undefined,
       );
       if (outcome.error !== null) {
         logger.warn(
@@ -457,6 +473,7 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
     pulls = null;
     let items: StageItem[] | null = outcomes.flatMap((o) => o.items);
     const reusedRaw = items.filter((i) => i.reused).length;
+    const requotedRaw = items.filter((i) => i.requoted).length;
     const summaries = markSummaries(items, latest);
     const stage = await runEditorialStage({
       items,
@@ -658,11 +675,12 @@ export async function runPipeline(options: RunPipelineOptions): Promise<RunSumma
       markets_written: stage.changedMarkets.length,
       events: {
         pulled: pulledEvents,
-        normalized: pulledEvents - reusedRaw,
+        normalized: pulledEvents - reusedRaw - requotedRaw,
         derived: stage.derived,
         reused: stage.reused,
         repriced: stage.repriced,
         reused_unnormalized: reusedRaw,
+        requoted: requotedRaw,
       },
       stored_markets: { read: storedRead.length, read_whole: storedRead.filter(readWhole).length },
       marks_carried_forward: carried.length,

@@ -58,7 +58,8 @@ export interface RunSummary {
    * How the run treated the pulled events (issue 18, incremental.ts): `normalized` of `pulled` were normalized
    * (the rest, `reused_unnormalized`, had the raw input the last run read), `derived` went through deriveEvent,
    * `reused` took their stored records (raw input or editorial inputs unchanged), `repriced` had only their
-   * quotes change and got their stored records repriced (editorial `repriceEvent`). Absent on a failed run.
+   * quotes change and got their stored records repriced (editorial `repriceEvent`), `requoted` of those without
+   * being normalized (their raw markets changed in their quote parts alone: requote.ts). Absent on a failed run.
    */
   events?: {
     pulled: number;
@@ -67,6 +68,7 @@ export interface RunSummary {
     reused: number;
     repriced: number;
     reused_unnormalized: number;
+    requoted: number;
   };
   /**
    * The stored markets the run read (`read`) and how many of them it read whole (`read_whole`: their bodies

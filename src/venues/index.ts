@@ -17,7 +17,16 @@ export type { DriftExample, DriftWatch, PageContext, VenueDriftSummary } from '.
 export { createDriftWatch, driftCount } from './drift/watch.ts';
 export type { VenueHttp } from './http.ts';
 export { backoffMs, createVenueHttp, PMREF_USER_AGENT, retryAfterMs, VenueFetchError } from './http.ts';
-export { nativeKeysOf, normalizePull } from './normalize.ts';
+export {
+  nativeKeysOf,
+  nativeMarketIdOf,
+  normalizePull,
+  rawEventShell,
+  rawMarketShape,
+  rawMarketText,
+  rawQuoteFields,
+  requoteMarkets,
+} from './normalize.ts';
 export type {
   FaultMode,
   FaultRule,

@@ -114,7 +114,15 @@ describe('runEditorialStage: stored screens that stand', () => {
   // Resolves 30 days and 90 minutes after SCREENED: the CIRO regime's 30-day minimum maturity is crossed 90 minutes on.
   const base = makeMarket({ event_id: event.event_id, resolve_at: '2026-12-02T11:30:00.000Z', close_at: null });
   const stored: Market = { ...base, eligibility_screens: screensFor(base, event, SCREENED) };
-  const reused: StageItem = { reused: { eventId: event.event_id, marketIds: [stored.market_id], summaries: [] } };
+  const reused: StageItem = {
+    reused: {
+      eventId: event.event_id,
+      marketIds: [stored.market_id],
+      summaries: [],
+      nativeMarketIds: [stored.platform_market_id],
+      repriceInputs: null,
+    },
+  };
   const stage = (now: string, previous: Map<string, string> | null, items: StageItem[] = [reused], derive = event) =>
     runEditorialStage({
       items,

@@ -157,13 +157,15 @@ describe('incremental runs', () => {
     ]);
     expect(calls).toEqual([]);
     expect(repriced).toEqual(['PMGOLD-26MAR01']);
+    // Its raw markets changed in their quote parts alone: repriced from the memo, not normalized (requote.ts).
     expect(summaries[1]?.events).toEqual({
       pulled: 5,
-      normalized: 1,
+      normalized: 0,
       derived: 0,
       reused: 4,
       repriced: 1,
       reused_unnormalized: 4,
+      requoted: 1,
     });
     expect(await served(inc)).toEqual(await served(full));
     // The stored markets were read by their catalog entries; repricing left every one standing, none read whole.
@@ -175,8 +177,8 @@ describe('incremental runs', () => {
     expect(summaries[1]?.cpu_ms_by_stage).toMatchObject({
       pull: expect.any(Number),
       normalize: expect.any(Number),
+      'normalize.requote': expect.any(Number),
       editorial: expect.any(Number),
-      'editorial.reprice': expect.any(Number),
       publish: expect.any(Number),
     });
   });
@@ -218,8 +220,8 @@ describe('incremental runs', () => {
         { dir: before, at: T1 },
         { dir: after, at: T2 },
       ]);
-      // The event's raw input changed (it is normalized again); what deriveEvent reads did not (a bid).
-      expect(summaries[1]?.events).toMatchObject({ normalized: 1, derived: 0, repriced: 0 });
+      // The event's raw input changed in a quote (requoted, not normalized); what deriveEvent reads did not (a bid).
+      expect(summaries[1]?.events).toMatchObject({ normalized: 0, requoted: 1, derived: 0, repriced: 0 });
       expect(await served(inc)).toEqual(await served(full));
       const markets = await inc.listMarkets();
       const changed = markets.find((m) => m.platform_market_id === 'PMCPI-26FEB-T2')?.market_id;
@@ -327,12 +329,81 @@ describe('incremental runs', () => {
     expect(calls).toEqual([]);
     expect(summaries[1]?.events).toEqual({
       pulled: 5,
-      normalized: 1,
+      normalized: 0,
       derived: 0,
       reused: 5,
       repriced: 0,
       reused_unnormalized: 4,
+      requoted: 1,
     });
+    expect(await served(inc)).toEqual(await served(full));
+  });
+
+  it("requotes a venue_b market's price move without normalizing its event, hour after hour, as a full run stores", async () => {
+    const before = day1Copy();
+    const moved = day1Copy();
+    const again = day1Copy();
+    // An open market's prices (its outcomePrices are a quote while it is open), last trade, bid and 24 h volume.
+    const priced = (price: string, volume: number) => (m: Rec) => {
+      m.outcomePrices = JSON.stringify([price, String(Math.round((1 - Number(price)) * 100) / 100)]);
+      m.lastTradePrice = Number(price);
+      m.bestBid = Number(price) - 0.01;
+      m.volume24hr = volume;
+    };
+    editMarket(moved, 'venue_b', '0xaaa2', priced('0.45', 990000));
+    // The next hour moves it again: the memo carries the first move's quotes and keys.
+    editMarket(again, 'venue_b', '0xaaa2', priced('0.35', 1000));
+    const { inc, full, summaries, calls, repriced } = await incrementalAndFull([
+      { dir: before, at: T1 },
+      { dir: moved, at: T2 },
+      { dir: again, at: T3 },
+    ]);
+    expect(calls).toEqual([]);
+    // Repriced by the requoter, from the memo's inputs (the last step's calls).
+    expect(repriced).toEqual(['900001']);
+    for (const summary of summaries.slice(1)) {
+      expect(summary.events).toEqual({
+        pulled: 5,
+        normalized: 0,
+        derived: 0,
+        reused: 4,
+        repriced: 1,
+        reused_unnormalized: 4,
+        requoted: 1,
+      });
+    }
+    expect(await served(inc)).toEqual(await served(full));
+    // The most traded market of the event became its primary at T2 and gave it back at T3, as in the full runs.
+    const event = (await inc.listEvents()).find((e) => e.platform_event_id === '900001');
+    const primary = (await inc.listMarkets()).find((m) => m.market_id === event?.primary_market_id);
+    expect(primary?.platform_market_id).toBe('0xaaa1');
+    const mark = (await inc.listMarks({ marketIds: [primary?.market_id ?? ''] })).at(-1);
+    expect(mark?.snapshot_at).toBe(T3);
+  });
+
+  it('normalizes an event whose rules changed with its quote, and one whose reprice the editorial layer declines', async () => {
+    const before = day1Copy();
+    const after = day1Copy();
+    editMarket(after, 'venue_a', 'PMGOLD-26MAR01-3000', (m) => {
+      m.last_price_dollars = '0.7500';
+      m.rules_secondary = `${String(m.rules_secondary ?? '')} Clarified.`;
+    });
+    editMarket(after, 'venue_a', 'PMCPI-26FEB-T2', (m) => {
+      m.last_price_dollars = '0.2500';
+      m.volume_24h = 990000;
+    });
+    const declining = countingEditorial();
+    declining.repriceEvent = () => null;
+    const { inc, full, summaries, calls } = await incrementalAndFull(
+      [
+        { dir: before, at: T1 },
+        { dir: after, at: T2 },
+      ],
+      declining,
+    );
+    // Both normalized and derived: the rules are shape, and a declined reprice is derived as before requoting.
+    expect([...calls].sort()).toEqual(['PMCPI-26FEB', 'PMGOLD-26MAR01']);
+    expect(summaries[1]?.events).toMatchObject({ normalized: 2, requoted: 0, derived: 2, repriced: 0 });
     expect(await served(inc)).toEqual(await served(full));
   });
 
@@ -409,6 +480,7 @@ describe('incremental runs', () => {
       reused: 0,
       repriced: 0,
       reused_unnormalized: 0,
+      requoted: 0,
     });
     // With no memo to trust, every stored market is read whole.
     const count = (await store.listMarketIds()).length;

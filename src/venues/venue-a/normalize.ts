@@ -444,3 +444,51 @@ function quote(mk: VenueAMarket, ev: VenueAEvent): VenueQuote {
     raw,
   };
 }
+
+/**
+ * The venue_a market fields only `quote` reads (issue 18, requote.ts): the book, the last price, volume, open
+ * interest, liquidity and the update time. Together with the fields the market schema does not name (read by
+ * nothing but the quote's raw payload), they are a market's quote part: a change there changes its quote and
+ * nothing else normalization gives (test/venues/requote.test.ts checks it on every fixture market).
+ */
+const QUOTE_FIELDS = new Set([
+  'yes_bid',
+  'yes_ask',
+  'no_bid',
+  'no_ask',
+  'last_price',
+  'yes_bid_dollars',
+  'yes_ask_dollars',
+  'no_bid_dollars',
+  'no_ask_dollars',
+  'last_price_dollars',
+  'yes_bid_size_fp',
+  'yes_ask_size_fp',
+  'volume',
+  'volume_fp',
+  'volume_24h',
+  'volume_24h_fp',
+  'open_interest',
+  'open_interest_fp',
+  'liquidity',
+  'liquidity_dollars',
+  'updated_time',
+]);
+const SCHEMA_FIELDS: ReadonlySet<string> = new Set(Object.keys(VenueAMarketSchema.shape));
+
+/** Whether a raw venue_a market field is in its quote part (see QUOTE_FIELDS). */
+export function isVenueAQuoteField(field: string): boolean {
+  return QUOTE_FIELDS.has(field) || !SCHEMA_FIELDS.has(field);
+}
+
+/**
+ * The quotes normalization gives raw venue_a markets of a raw event, without normalizing either: null for a market
+ * that does not read, every one when the event does not (normalization would reject them).
+ */
+export function requoteVenueA(rawEvent: unknown, rawMarkets: readonly unknown[]): (VenueQuote | null)[] {
+  const ev = VenueAEventSchema.safeParse(rawEvent);
+  return rawMarkets.map((raw) => {
+    const mk = VenueAMarketSchema.safeParse(raw);
+    return ev.success && mk.success ? quote(mk.data, ev.data) : null;
+  });
+}

@@ -469,3 +469,58 @@ function quote(d: Decoded, book: ClobBook | null): VenueQuote {
     },
   };
 }
+
+/**
+ * The venue_b market fields only `quote` reads (issue 18, requote.ts): best bid and ask, the last trade, volume,
+ * liquidity and the update time; `outcomePrices` too while the market is neither closed nor UMA-resolved (then its
+ * settlement is read off them). With the fields the market schema does not name (read by nothing), they are a
+ * market's quote part, and the market's order books beside it: a change there changes its quote and nothing else
+ * normalization gives (test/venues/requote.test.ts checks it on every fixture market).
+ */
+const QUOTE_FIELDS = new Set([
+  'bestBid',
+  'bestAsk',
+  'lastTradePrice',
+  'volume',
+  'volumeNum',
+  'volume24hr',
+  'liquidity',
+  'liquidityNum',
+  'updatedAt',
+]);
+const SCHEMA_FIELDS: ReadonlySet<string> = new Set(Object.keys(VenueBMarketSchema.shape));
+
+/** Whether settlement may be read off a raw market's `outcomePrices` (see buildMarket): closed, or UMA-resolved. */
+function maySettle(raw: Record<string, unknown>): boolean {
+  if (raw.closed === true) return true;
+  const list = raw.umaResolutionStatuses;
+  const current = raw.umaResolutionStatus;
+  // No status says resolved anywhere (most markets): nothing to decode.
+  if (
+    (list == null || (typeof list === 'string' && !list.includes('resolved'))) &&
+    !String(current ?? '').includes('resolved')
+  )
+    return false;
+  const statuses = decodeJsonList(list);
+  if (!statuses.ok) return true;
+  const status = typeof current === 'string' ? current : null;
+  return venueBResolutionHistory((statuses.value ?? []).map(String), status)?.state === 'resolved';
+}
+
+/** The test `isVenueBQuoteField` applies to one raw venue_b market (see QUOTE_FIELDS). */
+export function venueBQuoteFields(raw: Record<string, unknown>): (field: string) => boolean {
+  const pricesQuote = !maySettle(raw);
+  return (field) => QUOTE_FIELDS.has(field) || (field === 'outcomePrices' ? pricesQuote : !SCHEMA_FIELDS.has(field));
+}
+
+/**
+ * The quote normalization gives a raw venue_b market with the pull's order books, without normalizing it: null
+ * when it does not read or would not be normalized (out of scope).
+ */
+export function requoteVenueB(rawMarket: unknown, books: Record<string, unknown>): VenueQuote | null {
+  const d = decodeMarket(rawMarket);
+  if (typeof d === 'string' || 'outOfScope' in d) return null;
+  const bookRaw = d.tokens[0] ? books[d.tokens[0]] : undefined;
+  const book = bookRaw === undefined ? null : ClobBookSchema.safeParse(bookRaw);
+  return quote(d, book?.success ? book.data : null);
+}

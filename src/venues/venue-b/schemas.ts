@@ -16,6 +16,8 @@ export const VenueBTagSchema = z.looseObject({ id: idLike.nullish(), label: str,
 export const VenueBMarketSchema = z.looseObject({
   id: idLike.nullish(),
   conditionId: str,
+  /** Gamma's UMA question id (a venue identifier the market serves, normalize.ts venueBRefs). */
+  questionID: z.unknown().optional(),
   question: str,
   description: str,
   slug: str,
