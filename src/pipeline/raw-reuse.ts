@@ -69,11 +69,12 @@ function keyEvent(
   pull: RawVenuePull,
   head: string,
   previous: ReadonlyMap<string, string> | undefined,
+  bookTokens: readonly string[],
 ): void {
   const shell = createHash('sha1').update(head).update(rawEventShell(raw));
   const order = createHash('sha1');
   for (const market of Array.isArray(raw.markets) ? raw.markets : []) {
-    const text = rawMarketText(pull, market);
+    const text = rawMarketText(pull, market, bookTokens);
     const id = nativeMarketIdOf(pull.venue, market);
     if (id === null) {
       shell.update('\0').update(text);
@@ -104,6 +105,7 @@ export function rawEventsOf(
   memo: ReadonlyMap<string, RawMemo> | null = null,
 ): { events: RawEventInput[]; unique: boolean } {
   const context = pull.venue === 'venue_a' ? seriesDigest(pull.series) : '';
+  const bookTokens = Object.keys(pull.books);
   const events: RawEventInput[] = [];
   const eventIds = new Set<string>();
   const marketIds = new Set<string>();
@@ -129,7 +131,7 @@ export function rawEventsOf(
     };
     if (nativeEventId !== null && isRecord(raw)) {
       const previous = memo?.get(rawMemoKey(pull.venue, nativeEventId))?.marketKeys;
-      keyEvent(input, raw, pull, `${version}\0${pull.venue}\0${context}\0`, previous);
+      keyEvent(input, raw, pull, `${version}\0${pull.venue}\0${context}\0`, previous, bookTokens);
     }
     events.push(input);
   }

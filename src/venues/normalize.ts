@@ -17,12 +17,17 @@ export function nativeMarketIdOf(venue: RawVenuePull['venue'], raw: unknown): st
 
 /**
  * A raw market's text as it reads (issue 18, pipeline/raw-reuse.ts): its JSON, and for venue_b the JSON of the order
- * books of its tokens (its quote reads them). Two pulls of a market with equal texts normalize alike.
+ * books of its tokens (its quote reads them). Two pulls of a market with equal texts normalize alike. `bookTokens`:
+ * `Object.keys(pull.books)`, for a caller that reads many markets of one pull.
  */
-export function rawMarketText(pull: Pick<RawVenuePull, 'venue' | 'books'>, raw: unknown): string {
+export function rawMarketText(
+  pull: Pick<RawVenuePull, 'venue' | 'books'>,
+  raw: unknown,
+  bookTokens: readonly string[] = Object.keys(pull.books),
+): string {
   const text = JSON.stringify(raw) ?? '';
   if (pull.venue !== 'venue_b' || !isRecord(raw)) return text;
-  return `${text}\0${booksText(raw.clobTokenIds, pull.books)}`;
+  return `${text}\0${booksText(raw.clobTokenIds, pull.books, bookTokens)}`;
 }
 
 /**
@@ -71,22 +76,13 @@ function withoutFields(record: Record<string, unknown>, fields: readonly string[
   }
 }
 
-const bookTokenLists = new WeakMap<Record<string, unknown>, string[]>();
-
-/** The token ids of a pull's order books, listed once per pull. */
-function bookTokens(books: Record<string, unknown>): string[] {
-  let tokens = bookTokenLists.get(books);
-  if (tokens === undefined) {
-    tokens = Object.keys(books);
-    bookTokenLists.set(books, tokens);
-  }
-  return tokens;
-}
-
-/** venue_b: the order books of a market's tokens, as JSON (empty when it has none). */
-function booksText(clobTokenIds: unknown, books: Record<string, unknown>): string {
-  // Most markets have no book in a pull (200 asked of 20,500 on the full universe): nothing to read them for.
-  if (typeof clobTokenIds === 'string' && !bookTokens(books).some((token) => clobTokenIds.includes(token))) return '';
+/**
+ * venue_b: the order books of a market's tokens, as JSON (empty when it has none). `tokens`: the books' token ids,
+ * listed once by the caller for a whole pull.
+ */
+function booksText(clobTokenIds: unknown, books: Record<string, unknown>, tokens: readonly string[]): string {
+  // Most markets have no book in a pull (200 asked of 20,500 on the full universe): nothing to decode for them.
+  if (typeof clobTokenIds === 'string' && !tokens.some((token) => clobTokenIds.includes(token))) return '';
   const decoded = decodeJsonList(clobTokenIds);
   const out: unknown[] = [];
   for (const token of decoded.ok ? (decoded.value ?? []) : []) {

@@ -23,6 +23,17 @@ const T1 = DAY1_AT; // 2026-03-01T12:00Z; venue_a's open markets close at 20:00Z
 const T2 = hoursAfter(T1, 1);
 const T3 = hoursAfter(T1, 2);
 
+/** The run summary's event counts of a run in which one of the five fixture events was requoted (requote.ts). */
+const ONE_REQUOTED = {
+  pulled: 5,
+  normalized: 0,
+  derived: 0,
+  reused: 4,
+  repriced: 1,
+  reused_unnormalized: 4,
+  requoted: 1,
+};
+
 let dirs: string[] = [];
 let disposers: (() => Promise<void>)[] = [];
 beforeEach(() => {
@@ -158,15 +169,7 @@ describe('incremental runs', () => {
     expect(calls).toEqual([]);
     expect(repriced).toEqual(['PMGOLD-26MAR01']);
     // Its raw markets changed in their quote parts alone: repriced from the memo, not normalized (requote.ts).
-    expect(summaries[1]?.events).toEqual({
-      pulled: 5,
-      normalized: 0,
-      derived: 0,
-      reused: 4,
-      repriced: 1,
-      reused_unnormalized: 4,
-      requoted: 1,
-    });
+    expect(summaries[1]?.events).toEqual(ONE_REQUOTED);
     expect(await served(inc)).toEqual(await served(full));
     // The stored markets were read by their catalog entries; repricing left every one standing, none read whole.
     expect(summaries[1]?.stored_markets).toEqual({ read: (await inc.listMarketIds()).length, read_whole: 0 });
@@ -362,15 +365,7 @@ describe('incremental runs', () => {
     // Repriced by the requoter, from the memo's inputs (the last step's calls).
     expect(repriced).toEqual(['900001']);
     for (const summary of summaries.slice(1)) {
-      expect(summary.events).toEqual({
-        pulled: 5,
-        normalized: 0,
-        derived: 0,
-        reused: 4,
-        repriced: 1,
-        reused_unnormalized: 4,
-        requoted: 1,
-      });
+      expect(summary.events).toEqual(ONE_REQUOTED);
     }
     expect(await served(inc)).toEqual(await served(full));
     // The most traded market of the event became its primary at T2 and gave it back at T3, as in the full runs.
