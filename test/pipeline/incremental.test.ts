@@ -99,18 +99,24 @@ async function run(
   store: Store,
   dir: string,
   at: string,
-  opts: Partial<Pick<RunPipelineOptions, 'incremental' | 'editorialVersion' | 'editorial'>> & { faults?: string } = {},
+  opts: Partial<Pick<RunPipelineOptions, 'incremental' | 'editorialVersion' | 'editorial'>> & {
+    faults?: string;
+    /** venue_b order books to fetch (default none). */
+    maxBookCalls?: number;
+  } = {},
 ): Promise<RunSummary> {
   const logger = memoryLogger();
   const server = await startReplayServer({ dir, port: 0, ...(opts.faults ? { faults: opts.faults } : {}) });
   try {
-    const { faults: _faults, ...rest } = opts;
+    const { faults: _faults, maxBookCalls, ...rest } = opts;
+    const venues = venueOptions(server, logger);
+    if (maxBookCalls !== undefined) venues.venue_b.maxBookCalls = maxBookCalls;
     return await runPipeline({
       store,
       source: 'replay',
       clock: () => new Date(at),
       logger,
-      venues: venueOptions(server, logger),
+      venues,
       backfill: { maxCalls: null },
       afterWrite: afterWriteStage({ spotBaseUrl: server.spotUrl }),
       ...rest,
@@ -374,6 +380,33 @@ describe('incremental runs', () => {
     expect(primary?.platform_market_id).toBe('0xaaa1');
     const mark = (await inc.listMarks({ marketIds: [primary?.market_id ?? ''] })).at(-1);
     expect(mark?.snapshot_at).toBe(T3);
+  });
+
+  it("requotes a market whose order book moved, and its mark takes the book's new best bid, as a full run stores", async () => {
+    // 0xaaa2's YES token (121): a CLOB book whose best bid moves from 0.04 to 0.05 between the two hours.
+    const book = (bid: string) => ({
+      market: '0xaaa2',
+      asset_id: '121',
+      timestamp: Date.parse(T1),
+      bids: [{ price: bid, size: '500' }],
+      asks: [{ price: '0.06', size: '400' }],
+    });
+    const before = day1Copy();
+    const after = day1Copy();
+    writeFileSync(join(before, 'venue_b_book_121.json'), JSON.stringify(book('0.04')));
+    writeFileSync(join(after, 'venue_b_book_121.json'), JSON.stringify(book('0.05')));
+    const inc = await newStore();
+    const full = await newStore();
+    await run(inc, before, T1, { maxBookCalls: 10 });
+    await run(full, before, T1, { incremental: false, maxBookCalls: 10 });
+    const summary = await run(inc, after, T2, { maxBookCalls: 10 });
+    await run(full, after, T2, { incremental: false, maxBookCalls: 10 });
+    // The book is the market's quote part: requoted, not normalized; the editorial layer reads no bid (reused).
+    expect(summary.events).toMatchObject({ normalized: 0, requoted: 1, repriced: 0, derived: 0 });
+    expect(await served(inc)).toEqual(await served(full));
+    const id = (await inc.listMarkets()).find((m) => m.platform_market_id === '0xaaa2')?.market_id ?? '';
+    const mark = (await inc.listMarks({ marketIds: [id] })).at(-1);
+    expect(mark).toMatchObject({ snapshot_at: T2, yes_bid: 0.05 });
   });
 
   it('normalizes an event whose rules changed with its quote, and one whose reprice the editorial layer declines', async () => {
