@@ -10,7 +10,7 @@ import type { EditorialInput, EditorialOutput, MarkSummary, RepriceEventInput } 
 import { wholeRecord } from '../store/index.ts';
 import type { NormalizedEvent } from '../venues/index.ts';
 import { editorialKeyOf, quotesOnlyChanged, type RawMemo } from './incremental.ts';
-import type { RequotedEvent } from './requote.ts';
+import { type RequotedEvent, repriceStored, summaryOfQuote } from './requote.ts';
 import { screensFor, screensStand } from './screens.ts';
 import type { StageMeter } from './stage-meter.ts';
 import type { PipelineLogger, ProgressListener } from './types.ts';
@@ -111,13 +111,7 @@ export function markSummaries(
   }
   for (const item of items) {
     if (item.normalized) {
-      for (const m of item.normalized.markets) {
-        out.set(m.market.market_id, {
-          last_price: m.quote.last_price,
-          volume_24h_usd: m.quote.volume_24h_usd,
-          liquidity_usd: m.quote.liquidity_usd,
-        });
-      }
+      for (const m of item.normalized.markets) out.set(m.market.market_id, summaryOfQuote(m.quote));
     } else {
       const { marketIds, summaries } = item.reused ?? item.requoted;
       marketIds.forEach((id, i) => {
@@ -292,24 +286,21 @@ export async function runEditorialStage(input: EditorialStageInput): Promise<Edi
    */
   function repriceOne(n: NormalizedEvent): boolean {
     const storedEvent = storedEvents.get(n.event.event_id);
-    if (editorial.repriceEvent === undefined || storedEvent === undefined) return false;
-    const markets: Market[] = [];
-    for (const m of n.markets) {
-      const stored = storedMarkets.get(m.market.market_id);
-      if (stored === undefined || stored.event_id !== storedEvent.event_id) return false;
-      markets.push(stored);
-    }
     const reprice = editorial.repriceEvent;
+    if (reprice === undefined || storedEvent === undefined) return false;
     const out = part('editorial.reprice', () =>
-      reprice({
-        event: { ...n.event, created_at: storedEvent.created_at },
-        derived: { event: storedEvent, markets },
+      repriceStored(reprice, {
+        event: n.event,
+        storedEvent,
+        marketIds: n.markets.map((m) => m.market.market_id),
+        storedMarkets,
         facts: n.markets.map((m) => m.facts),
         marks: input.marks,
+        updatedAt: n.event.updated_at,
       }),
     );
     if (out === null) return false;
-    standRepriced({ ...out.event, updated_at: n.event.updated_at }, markets, storedEvent);
+    standRepriced(out.event, out.markets, storedEvent);
     return true;
   }
 

@@ -1,6 +1,6 @@
 /**
  * Requoting (issue 18): a raw event whose markets changed in their quote parts alone (venues/normalize.ts
- * `rawEventParts`: prices, volume, liquidity, books, update times) is not normalized again. Its shape key equals
+ * `rawMarketShape`: prices, volume, liquidity, books, update times) is not normalized again. Its shape key equals
  * the last published run's, so normalization would give the same event, markets and venue facts as then but for
  * the quotes (test/venues/requote.test.ts checks this on every fixture market), so its editorial key's inputs half
  * is unchanged and the editorial stage would reprice its stored records. Requoting does that directly: the changed
@@ -72,9 +72,8 @@ export function summaryOfQuote(q: VenueQuote): MarkSummary {
 /** An event requoted in the normalize stage: its repriced record and what the later stages read of it. */
 export interface RequotedEvent {
   eventId: string;
-  /** Its markets in event order, their native ids and mark summaries (the new ones where the quote changed). */
+  /** Its markets in event order and their mark summaries (the new ones where the quote changed). */
   marketIds: string[];
-  nativeMarketIds: string[];
   summaries: MarkSummary[];
   /** The new quotes, by market_id: the markets whose quote parts changed. */
   quotes: ReadonlyMap<string, VenueQuote>;
@@ -85,7 +84,41 @@ export interface RequotedEvent {
   event: Event | null;
   /** Its editorial key at the new quotes. */
   key: string;
-  repriceInputs: string;
+}
+
+/**
+ * The stored records of an event repriced at `marks` (editorial `repriceEvent`), as the editorial stage and the
+ * requoter both do it: the stored markets, each still under the stored event, the event as normalization gave it
+ * with the stored `created_at`, and the result's `updated_at` at `updatedAt`. Null when a stored market is missing
+ * or `repriceEvent` declines (the event is derived, or normalized, instead).
+ */
+export function repriceStored(
+  reprice: (input: RepriceEventInput) => EditorialOutput | null,
+  input: {
+    event: Event;
+    storedEvent: Event;
+    marketIds: readonly string[];
+    storedMarkets: ReadonlyMap<string, Market>;
+    facts: readonly VenueFacts[];
+    marks: ReadonlyMap<string, MarkSummary>;
+    updatedAt: string;
+  },
+): { event: Event; markets: Market[] } | null {
+  const { storedEvent } = input;
+  const markets: Market[] = [];
+  for (const id of input.marketIds) {
+    const stored = input.storedMarkets.get(id);
+    if (stored === undefined || stored.event_id !== storedEvent.event_id) return null;
+    markets.push(stored);
+  }
+  if (input.facts.length !== markets.length) return null;
+  const out = reprice({
+    event: { ...input.event, created_at: storedEvent.created_at },
+    derived: { event: storedEvent, markets },
+    facts: input.facts,
+    marks: input.marks,
+  });
+  return out === null ? null : { event: { ...out.event, updated_at: input.updatedAt }, markets };
 }
 
 /** Reprices a memo's event at new quotes for some of its markets (by market_id), or says it cannot (null). */
@@ -113,30 +146,25 @@ export function requoter(input: {
     const previous = previousKeys.get(memo.eventId);
     const storedEvent = storedEvents.get(memo.eventId);
     if (memo.repriceInputs === null || previous === undefined || storedEvent === undefined) return null;
-    const markets: Market[] = [];
-    for (const id of memo.marketIds) {
-      const stored = storedMarkets.get(id);
-      if (stored === undefined || stored.event_id !== storedEvent.event_id) return null;
-      markets.push(stored);
-    }
     const summaries = memo.marketIds.map((id, i) => {
       const q = quotes.get(id);
       return q === undefined ? (memo.summaries[i] as MarkSummary) : summaryOfQuote(q);
     });
     const key = withQuotesKey(previous, quotesKeyOf(summaries));
     if (key === null) return null;
-    const requoted = { eventId: memo.eventId, marketIds: memo.marketIds, nativeMarketIds: memo.nativeMarketIds };
-    const rest = { summaries, quotes, key, repriceInputs: memo.repriceInputs };
-    if (key === previous) return { ...requoted, ...rest, event: null };
+    const requoted = { eventId: memo.eventId, marketIds: memo.marketIds, summaries, quotes, key };
+    if (key === previous) return { ...requoted, event: null };
     const inputs = unpackRepriceInputs(memo.repriceInputs);
-    if (inputs.facts.length !== markets.length) return null;
-    const out = reprice({
-      // As normalization stamps it at this run's clock (records.ts baseEvent), with the stored created_at.
-      event: { ...inputs.event, created_at: storedEvent.created_at, updated_at: now },
-      derived: { event: storedEvent, markets },
+    const out = repriceStored(reprice, {
+      // Normalization stamps the event at this run's clock (records.ts baseEvent).
+      event: { ...inputs.event, updated_at: now },
+      storedEvent,
+      marketIds: memo.marketIds,
+      storedMarkets,
       facts: inputs.facts,
       marks: new Map(memo.marketIds.map((id, i) => [id, summaries[i] as MarkSummary])),
+      updatedAt: now,
     });
-    return out === null ? null : { ...requoted, ...rest, event: { ...out.event, updated_at: now } };
+    return out === null ? null : { ...requoted, event: out.event };
   };
 }

@@ -507,7 +507,7 @@ function maySettle(raw: Record<string, unknown>): boolean {
   return venueBResolutionHistory((statuses.value ?? []).map(String), status)?.state === 'resolved';
 }
 
-/** The test `isVenueBQuoteField` applies to one raw venue_b market (see QUOTE_FIELDS). */
+/** Whether a field of one raw venue_b market is in its quote part (see QUOTE_FIELDS). */
 export function venueBQuoteFields(raw: Record<string, unknown>): (field: string) => boolean {
   const pricesQuote = !maySettle(raw);
   return (field) => QUOTE_FIELDS.has(field) || (field === 'outcomePrices' ? pricesQuote : !SCHEMA_FIELDS.has(field));
