@@ -14,11 +14,10 @@
  */
 import type { Catalyst, Event, Market, MarkFigures, SignalBulletin, SpotRow } from '../domain/index.ts';
 import {
-  bindCatalystDates,
-  buildCatalysts,
+  type BoundCatalystDates,
+  catalystsAndDates,
   coinsReferenced,
   detectSignals,
-  indexCatalysts,
   macroCalendar,
 } from '../signals/index.ts';
 import { pullSpot } from '../venues/spot/index.ts';
@@ -130,21 +129,14 @@ export function afterWriteStage(options: AfterWriteOptions) {
     }
 
     // Catalysts: the curated calendar plus venue-derived dates, bound to events.
-    const catalysts = part('after_write.catalysts', () =>
-      buildCatalysts({ calendar: macroCalendar(), events, markets, now }),
+    // Building the catalysts binds every event to them: those bindings are each event's catalyst dates.
+    const { catalysts, dates } = part('after_write.catalysts', () =>
+      catalystsAndDates({ calendar: macroCalendar(), events, markets, now }),
     );
     const changedEvents: Event[] = part('after_write.catalyst_dates', () => {
-      const marketsByEvent = new Map<string, Market[]>();
-      for (const m of markets) {
-        if (!m.event_id) continue;
-        const list = marketsByEvent.get(m.event_id);
-        if (list === undefined) marketsByEvent.set(m.event_id, [m]);
-        else list.push(m);
-      }
-      const index = indexCatalysts(catalysts);
       const changed: Event[] = [];
       for (const event of events) {
-        const bound = bindCatalystDates(event, marketsByEvent.get(event.event_id) ?? [], index, now);
+        const bound = dates.get(event.event_id) as BoundCatalystDates;
         if (
           JSON.stringify(bound.catalyst_dates) !== JSON.stringify(event.catalyst_dates) ||
           JSON.stringify(bound.catalyst_types) !== JSON.stringify(event.catalyst_types)

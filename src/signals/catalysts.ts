@@ -52,6 +52,13 @@ const COMPANY_TICKERS: Record<string, string> = {
   coinbase: 'COIN',
 };
 
+/** Each company name as a whole word, compiled once (every event's text is read against them, twice a run). */
+const COMPANY_WORDS = Object.entries(COMPANY_TICKERS).map(([name, ticker]) => ({
+  re: new RegExp(`\\b${name}\\b`),
+  ticker,
+}));
+const TICKERS = new Set(Object.values(COMPANY_TICKERS));
+
 const EARNINGS_RE = /\b(earnings|quarterly results|eps)\b/i;
 const ELECTION_RE = /\b(elections?|elected|primary|primaries|runoff|referendum|ballot|caucus(?:es)?)\b/i;
 const DECISION_RE =
@@ -69,12 +76,8 @@ export function earningsTicker(event: Event): string | null {
   const paren = /\(([A-Z]{1,5})\)/.exec(event.question) ?? /\$([A-Z]{1,5})\b/.exec(event.question);
   if (paren?.[1]) return paren[1];
   const text = eventText(event).toLowerCase();
-  for (const [name, ticker] of Object.entries(COMPANY_TICKERS)) {
-    if (new RegExp(`\\b${name}\\b`).test(text)) return ticker;
-  }
-  for (const tag of event.tags) {
-    if (/^[A-Z]{1,5}$/.test(tag) && Object.values(COMPANY_TICKERS).includes(tag)) return tag;
-  }
+  for (const { re, ticker } of COMPANY_WORDS) if (re.test(text)) return ticker;
+  for (const tag of event.tags) if (/^[A-Z]{1,5}$/.test(tag) && TICKERS.has(tag)) return tag;
   return null;
 }
 
@@ -256,6 +259,22 @@ function venueCatalysts(events: readonly Event[], byEvent: ReadonlyMap<string, M
  * catalyst_dates carry the catalyst, plus the events a venue catalyst was derived from.
  */
 export function buildCatalysts(input: CatalystBuildInput): Catalyst[] {
+  return catalystsAndDates(input).catalysts;
+}
+
+/** An event's bound catalyst dates and types (`bindCatalystDates`). */
+export type BoundCatalystDates = ReturnType<typeof bindCatalystDates>;
+
+/**
+ * `buildCatalysts`, with what binding each event gave on the way: `bindCatalystDates(event, its markets,
+ * catalysts, now)` over the catalysts returned, without binding every event a second time. The two agree: a
+ * catalyst's `event_ids` only gain, besides the events it was derived from, events it was already bound to, and
+ * neither changes whether it bears on an event.
+ */
+export function catalystsAndDates(input: CatalystBuildInput): {
+  catalysts: Catalyst[];
+  dates: Map<string, BoundCatalystDates>;
+} {
   const byEvent = marketsByEvent(input.markets);
   const calendar: Catalyst[] = input.calendar.entries.map((e) => ({
     date: e.date,
@@ -272,11 +291,14 @@ export function buildCatalysts(input: CatalystBuildInput): Catalyst[] {
   const all = [...calendar, ...derived].sort(byDateType);
   const bound = new Map<string, Set<string>>(all.map((c) => [`${c.date}|${c.type}`, new Set(c.event_ids)]));
   const index = indexCatalysts(all);
+  const dates = new Map<string, BoundCatalystDates>();
   for (const event of input.events) {
-    const { catalyst_dates } = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], index, input.now);
-    for (const d of catalyst_dates) bound.get(`${d.date}|${d.type ?? ''}`)?.add(event.event_id);
+    const binding = bindCatalystDates(event, byEvent.get(event.event_id) ?? [], index, input.now);
+    dates.set(event.event_id, binding);
+    for (const d of binding.catalyst_dates) bound.get(`${d.date}|${d.type ?? ''}`)?.add(event.event_id);
   }
-  return all.map((c) => ({ ...c, event_ids: [...(bound.get(`${c.date}|${c.type}`) ?? [])].sort() }));
+  const catalysts = all.map((c) => ({ ...c, event_ids: [...(bound.get(`${c.date}|${c.type}`) ?? [])].sort() }));
+  return { catalysts, dates };
 }
 
 /**

@@ -28,6 +28,11 @@ export const COINS: readonly CoinSpec[] = [
 ];
 
 const COIN_WORD = COINS.map((c) => ({ coin: c, re: new RegExp(`\\b(?:${c.names.join('|')})\\b`, 'i') }));
+/**
+ * Any coin's name: a text it does not match names no coin, and most texts name none (every market's texts are read
+ * every run: one test instead of one per coin). A text it matches is read coin by coin, in COINS order, as before.
+ */
+const ANY_COIN_WORD = new RegExp(`\\b(?:${COINS.flatMap((c) => c.names).join('|')})\\b`, 'i');
 /** venue_a crypto series: KXBTC, KXBTCD (daily), KXETHMAXY (yearly max)…; the suffix list keeps KXSOLANO out. */
 const TICKER_PREFIX = new RegExp(
   `^KX(${COINS.map((c) => c.symbol).join('|')})(?:D|E|W|M|Y|MAXY|MINY|MAXM|MINM|MAX|MIN|RANGE|USD)?(?:-|$)`,
@@ -48,7 +53,7 @@ export function coinOf(
 ): string | null {
   const texts = [market.question_raw, market.underlying_reference, market.group_item_title, ...market.tags];
   for (const text of texts) {
-    if (!text) continue;
+    if (!text || !ANY_COIN_WORD.test(text)) continue;
     for (const { coin, re } of COIN_WORD) if (re.test(text)) return coin.id;
   }
   const m = TICKER_PREFIX.exec(market.platform_market_id.toUpperCase());

@@ -31,12 +31,14 @@ export {
   parseMacroCalendar,
 } from './calendar.ts';
 export {
+  type BoundCatalystDates,
   bindCatalystDates,
   bindEvents,
   buildCatalysts,
   type CatalystBuildInput,
   type CatalystIndex,
   catalystRelevant,
+  catalystsAndDates,
   derivedCatalystType,
   earningsTicker,
   indexCatalysts,

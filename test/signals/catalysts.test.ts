@@ -7,6 +7,7 @@ import {
   bindEvents,
   buildCatalysts,
   catalystRelevant,
+  catalystsAndDates,
   derivedCatalystType,
   indexCatalysts,
   MACRO_TYPES,
@@ -271,5 +272,54 @@ describe('macro relevance and venue-derived catalysts', () => {
       upcomingCatalysts([catalyst('2026-06-10', 'cpi'), catalyst('2026-06-09', 'cpi')], NOW, 1).map((c) => c.date),
     ).toEqual(['2026-06-10']);
     expect(upcomingCatalysts(cats, NOW, 9999)).toHaveLength(2); // clamped to 365
+  });
+});
+
+describe('catalystsAndDates', () => {
+  it('gives each event the dates that binding it again to the catalysts it returns gives, over the real calendar', () => {
+    const questions = [
+      ['Fed funds rate after the June meeting?', 'economics'],
+      ['CPI year over year in July?', 'economics'],
+      ['Will the unemployment rate exceed 4.5%?', 'economics'],
+      ['NVIDIA (NVDA) quarterly earnings beat?', 'companies'],
+      ['Will Apple beat earnings estimates?', 'companies'],
+      ['Who will win the 2026 Ohio Senate election?', 'politics'],
+      ['Will the Supreme Court rule on tariffs?', 'politics'],
+      ['Bitcoin above 100k?', 'crypto'],
+      ['Who wins the Oscar?', 'technology'],
+    ] as const;
+    const events = [];
+    const markets: Market[] = [];
+    for (let i = 0; i < 45; i++) {
+      const [question, category] = questions[i % questions.length] as (typeof questions)[number];
+      const event = makeEvent({ native: `EV-${i}`, question, category });
+      events.push(event);
+      // Closes from a week to a year out, several to an event, some markets of an event already closed.
+      for (let k = 0; k < 1 + (i % 3); k++) {
+        const close = new Date(Date.parse(NOW) + ((i * 37 + k * 11) % 360) * 86_400_000 + 7 * 86_400_000);
+        markets.push(
+          makeMarket({
+            native: `EV-${i}-M${k}`,
+            event_id: event.event_id,
+            platform_event_id: `EV-${i}`,
+            close_at: close.toISOString(),
+            ...(k === 2 ? { status: 'closed' as const } : {}),
+          }),
+        );
+      }
+    }
+    const input = { calendar: macroCalendar(), events, markets, now: NOW };
+    const { catalysts, dates } = catalystsAndDates(input);
+    expect(catalysts).toEqual(buildCatalysts(input));
+    expect(catalysts.filter((c) => c.origin === 'venue').length).toBeGreaterThan(3);
+    const index = indexCatalysts(catalysts);
+    let capped = 0;
+    for (const event of events) {
+      const own = markets.filter((m) => m.event_id === event.event_id);
+      const again = bindCatalystDates(event, own, index, NOW);
+      expect(dates.get(event.event_id), event.question).toEqual(again);
+      if (again.catalyst_dates.length === 5) capped++;
+    }
+    expect(capped).toBeGreaterThan(0);
   });
 });

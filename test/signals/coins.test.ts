@@ -23,6 +23,11 @@ describe('coinOf', () => {
     expect(coinOf(makeMarket({ question_raw: 'Will Solano County pass Measure A?', native: 'KXSOLANO' }))).toBeNull();
   });
 
+  it('reads a text naming two coins coin by coin, in their listed order, not by which it names first', () => {
+    expect(coinOf(makeMarket({ question_raw: 'Will ETH outperform BTC this year?', native: 'X-9' }))).toBe('bitcoin');
+    expect(coinOf(makeMarket({ question_raw: 'ADA or DOGE: which ends higher?', native: 'X-10' }))).toBe('dogecoin');
+  });
+
   it('lists the distinct referenced coins, sorted', () => {
     const ms = ['ETH above 3k?', 'Bitcoin up?', 'BTC down?', 'Fed cut?'].map((q, i) =>
       makeMarket({ question_raw: q, native: `M-${i}` }),

@@ -38,6 +38,15 @@ describe('a lazy market record', () => {
     expect('event_id' in lazy).toBe(true);
     expect(readWhole(lazy)).toBe(false);
     expect(reads()).toBe(0);
+    // An entry field the record lacks reads as absent, before the whole record is read and after.
+    const { question_id: _absent, ...lacking } = record;
+    const without = lazyOver(lacking as Market);
+    expect(without.lazy.question_id).toBeUndefined();
+    expect('question_id' in without.lazy).toBe(false);
+    expect(without.reads()).toBe(0);
+    expect(Object.keys(without.lazy)).toEqual(Object.keys(lacking));
+    expect('question_id' in without.lazy).toBe(false);
+    expect(JSON.stringify(without.lazy)).toBe(JSON.stringify(lacking));
   });
 
   it('reads the whole record once, on first use of anything else, and is then that record in its key order', () => {

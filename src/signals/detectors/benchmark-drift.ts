@@ -74,8 +74,13 @@ export function detectBenchmarkDrift(ctx: SignalContext): SignalBulletin[] {
   const out: SignalBulletin[] = [];
   const flagged = new Map<string, Drift[]>();
   const nowMs = Date.parse(ctx.now);
-  for (const market of [...ctx.markets].sort((a, b) => a.market_id.localeCompare(b.market_id))) {
-    if (market.status !== 'open' || market.threshold === null || !market.close_at) continue;
+  // The open crypto threshold markets, in market_id order: filtered before they are sorted (a sort of every market
+  // by localeCompare was most of this detector's cost on the full universe, issue 18).
+  const candidates = ctx.markets.filter(
+    (m) => m.status === 'open' && m.threshold !== null && Boolean(m.close_at) && coinOf(m) !== null,
+  );
+  for (const market of candidates.sort((a, b) => a.market_id.localeCompare(b.market_id))) {
+    if (market.threshold === null || !market.close_at) continue;
     const style = settlementModel(market);
     const coin = coinOf(market);
     const spec = coin ? coinSpec(coin) : undefined;

@@ -59,8 +59,13 @@ export function detectCrossVenueDivergence(
     list.push(m);
     byQuestion.set(m.question_id, list);
   }
+  // Only a question listed on both venues can diverge: the others (nearly all of them) are left out before the
+  // questions are sorted and their markets' marks read (issue 18).
+  const onBoth = [...byQuestion].filter(
+    ([, twins]) => twins.some((m) => m.platform === 'venue_a') && twins.some((m) => m.platform === 'venue_b'),
+  );
   const out: SignalBulletin[] = [];
-  for (const [questionId, twins] of [...byQuestion].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [questionId, twins] of onBoth.sort(([a], [b]) => a.localeCompare(b))) {
     const sides = twins
       .map((m) => sideOf(ctx, m))
       .filter((s): s is Side => s !== null)

@@ -31,12 +31,14 @@ interface Spike {
   multiple: number;
 }
 
-function spikeOf(ctx: SignalContext, market: Market, date: string): Spike | null {
+/** `from`: the first date of the trailing window before `date` (`addDays(date, -windowDays)`, once per run). */
+function spikeOf(ctx: SignalContext, market: Market, date: string, from: string): Spike | null {
   if (market.status !== 'open') return null;
   const event = publishableEvent(ctx, market);
   const mark = markOn(ctx, market.market_id, date);
   if (!event || !mark || mark.mark_method !== 'venue_snapshot' || mark.volume_24h_usd === null) return null;
-  const from = addDays(date, -VOLUME_SPIKE.windowDays);
+  // Too small a volume spikes at no average: decided before the trailing marks are read.
+  if (mark.volume_24h_usd < VOLUME_SPIKE.minVolumeUsd) return null;
   const trailing = (ctx.marksByMarket.get(market.market_id) ?? []).filter(
     (m) =>
       m.snapshot_date >= from &&
@@ -58,8 +60,9 @@ export function detectVolumeSpike(ctx: SignalContext): SignalBulletin[] {
   const date = ctx.latestDate;
   if (!date) return [];
   const byEvent = new Map<string, Spike[]>();
+  const from = addDays(date, -VOLUME_SPIKE.windowDays);
   for (const market of ctx.markets) {
-    const spike = spikeOf(ctx, market, date);
+    const spike = spikeOf(ctx, market, date, from);
     if (!spike) continue;
     const list = byEvent.get(spike.event.event_id);
     if (list) list.push(spike);
