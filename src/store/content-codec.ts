@@ -50,7 +50,16 @@ export function packText(text: string): Buffer {
   return Buffer.concat([Buffer.of(PLAIN), plain]);
 }
 
-/** The text `packText` was given. Throws on a codec byte it does not know (a store written by a newer version). */
+/**
+ * The stored bytes of a JSON text kept plain whatever its length (codec 0): for records read and written whole
+ * every run, where a deflate's and an inflate's set-up cost more than their bytes save (event bodies: record-codec.ts).
+ * @example unpackText(packPlain('{"a":1}')) // '{"a":1}'
+ */
+export function packPlain(text: string): Buffer {
+  return Buffer.concat([Buffer.of(PLAIN), Buffer.from(text, 'utf8')]);
+}
+
+/** The text `packText` or `packPlain` was given. Throws on a codec byte it does not know (a store written by a newer version). */
 export function unpackText(bytes: Uint8Array): string {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const codec = buf[0];

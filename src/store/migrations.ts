@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import { migrateToTypedStorage } from './migration-0006.ts';
 import { addMarketEntries } from './migration-0009.ts';
+import { plainEventBodies } from './migration-0010.ts';
 import type { StoreEngine } from './types.ts';
 
 export interface Migration {
@@ -401,5 +402,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // here from their bodies (the entry holds none of the shared parts); every write keeps it since.
     version: '0009_market_entries',
     up: addMarketEntries,
+  },
+  {
+    // Issue 18: event bodies kept plain (record-codec.ts EVENT_LAYOUT): a run reads every event whole and rewrites
+    // a third of them each hour, and the deflate's set-up cost more than its bytes saved. Existing rows are
+    // rewritten plain here (migration-0010.ts).
+    version: '0010_plain_event_bodies',
+    up: plainEventBodies,
   },
 ];
