@@ -2,7 +2,7 @@
  * How a JSON text is kept on disk (issue 18): the bytes of a `content` row and of a market's or event's `body`.
  * The first byte names the codec, so a stored row always says how to read it back:
  *
- * - `0`: the UTF-8 text as is, for short texts (see MIN_DEFLATE_CHARS).
+ * - `0`: the UTF-8 text as is, for short texts (see MIN_DEFLATE_CHARS) and event bodies (`packPlain`).
  * - `1`: deflate-raw against the preset dictionary in `content-dictionary.json` (records of the simulated
  *   universe; keys, vocabulary and phrasing repeat across every record). On the full simulated universe a
  *   market's body goes from 4.9 KB to about 0.55 KB (1.65 KB without the dictionary), a venue quote's raw
