@@ -405,7 +405,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // Issue 18: event bodies kept plain (record-codec.ts EVENT_LAYOUT): a run reads every event whole and rewrites
-    // a third of them each hour, and the deflate's set-up cost more than its bytes saved. Existing rows are
+    // about a quarter of them each hour, and the deflate's set-up cost more than its bytes saved. Existing rows are
     // rewritten plain here (migration-0010.ts).
     version: '0010_plain_event_bodies',
     up: plainEventBodies,

@@ -27,11 +27,11 @@ export const MARKET_LAYOUT = {
 } as const satisfies RecordLayout<string>;
 
 /**
- * Event bodies are kept plain (issue 18). A pipeline run reads every stored event whole and writes about a third of
+ * Event bodies are kept plain (issue 18). A pipeline run reads every stored event whole and writes about a quarter of
  * them in an hourly refresh, and an event's body is small (1.6 KB of JSON on average on the full simulated universe):
  * deflating and inflating one cost about 80 and 30–50 µs, mostly the preset dictionary's set-up, 0.2–0.4 s of a
- * refresh's CPU for 4.7 MB of disk (3,860 events: 6.3 MB plain, 1.6 MB deflated). Rows stored deflated still read;
- * migration 0010 rewrites them plain.
+ * refresh's CPU for about 7 MB of disk (3,860 events: 6.3 MB of bodies plain, 1.6 MB deflated; the events table 2.5 →
+ * 9.5 MB). Rows stored deflated still read; migration 0010 rewrites them plain.
  */
 export const EVENT_LAYOUT = { parts: ['field_provenance'], plain: true } as const satisfies RecordLayout<string>;
 
