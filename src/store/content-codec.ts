@@ -59,7 +59,10 @@ export function packPlain(text: string): Buffer {
   return Buffer.concat([Buffer.of(PLAIN), Buffer.from(text, 'utf8')]);
 }
 
-/** The text `packText` or `packPlain` was given. Throws on a codec byte it does not know (a store written by a newer version). */
+/**
+ * The text `packText` or `packPlain` was given. Throws on a codec byte it does not know (a store written by a newer
+ * version).
+ */
 export function unpackText(bytes: Uint8Array): string {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const codec = buf[0];

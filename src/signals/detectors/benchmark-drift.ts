@@ -74,18 +74,20 @@ export function detectBenchmarkDrift(ctx: SignalContext): SignalBulletin[] {
   const out: SignalBulletin[] = [];
   const flagged = new Map<string, Drift[]>();
   const nowMs = Date.parse(ctx.now);
-  // The open crypto threshold markets, in market_id order: filtered before they are sorted (a sort of every market
-  // by localeCompare was most of this detector's cost on the full universe, issue 18).
-  const candidates = ctx.markets.filter(
-    (m) => m.status === 'open' && m.threshold !== null && Boolean(m.close_at) && coinOf(m) !== null,
-  );
-  for (const market of candidates.sort((a, b) => a.market_id.localeCompare(b.market_id))) {
-    if (market.threshold === null || !market.close_at) continue;
-    const style = settlementModel(market);
+  // The open threshold markets about a coin, kept before they are sorted into market_id order (a sort of every
+  // market by localeCompare was most of this detector's cost on the full universe, issue 18).
+  const candidates: { market: Market; coin: string; closeAt: string }[] = [];
+  for (const market of ctx.markets) {
+    if (market.status !== 'open' || market.threshold === null || !market.close_at) continue;
     const coin = coinOf(market);
-    const spec = coin ? coinSpec(coin) : undefined;
-    if (!style || !coin || !spec) continue;
-    const hoursLeft = (Date.parse(market.close_at) - nowMs) / HOUR_MS;
+    if (coin !== null) candidates.push({ market, coin, closeAt: market.close_at });
+  }
+  candidates.sort((a, b) => a.market.market_id.localeCompare(b.market.market_id));
+  for (const { market, coin, closeAt } of candidates) {
+    const style = settlementModel(market);
+    const spec = coinSpec(coin);
+    if (!style || !spec) continue;
+    const hoursLeft = (Date.parse(closeAt) - nowMs) / HOUR_MS;
     if (hoursLeft < DRIFT.minHoursToClose) continue;
     const spot = freshSpot(ctx, coin);
     const mark = markOn(ctx, market.market_id, ctx.latestDate);
